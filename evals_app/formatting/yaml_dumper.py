@@ -26,7 +26,7 @@ class _Resolver(yaml.resolver.Resolver):
         return tag
 
 
-class _Dumper(CEmitter, yaml.representer.SafeRepresenter, _Resolver):  # type: ignore[misc]
+class _Dumper(CEmitter, yaml.representer.SafeRepresenter, _Resolver):
     def __init__(self, stream: Any, **kwargs: Any) -> None:
         CEmitter.__init__(
             self,

@@ -191,7 +191,8 @@ def _build(parser: CParser, track_lines: bool) -> LoadedYaml:  # noqa: C901 - on
         frame.key = _NO_KEY
 
     while True:
-        event = parser.get_event()
+        # The stubs type events loosely; each branch below knows its event class.
+        event: Any = parser.get_event()
         kind = type(event)
         if kind is ScalarEvent:
             try:
@@ -240,7 +241,7 @@ def _build(parser: CParser, track_lines: bool) -> LoadedYaml:  # noqa: C901 - on
     return loaded
 
 
-def _scalar(event: ScalarEvent) -> Any:
+def _scalar(event: Any) -> Any:
     tag = event.tag
     value: str = event.value
     if tag is None:

@@ -1,0 +1,157 @@
+"""Rendering the blocks of one message into segments (FORMATTING.md, "Segments of one message").
+
+Also home of the types every part of the engine shares: `Mode` and `FormattingWarning`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from evals_app.formatting.guideline_patterns import is_guideline
+from evals_app.formatting.schema import ContentBlock
+from evals_app.formatting.workspace_files import (
+    FileResolution,
+    FileSource,
+    ResolvedFile,
+    resolve_file,
+)
+
+Mode = Literal["lm", "agent"]
+MODES: tuple[Mode, ...] = ("lm", "agent")
+Section = Literal["input", "expected"]
+WarningCode = Literal[
+    "missing_file",
+    "empty_file",
+    "unknown_block_type",
+    "no_visible_content",
+    "undecodable_file",
+    "missing_judge_prompt",
+]
+
+
+@dataclass(frozen=True)
+class FormattingWarning:
+    """A problem found while formatting; `section` and `turn` place it next to its message."""
+
+    code: WarningCode
+    message: str
+    section: Section | None = None
+    turn: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One rendered block. `guideline` is set for guideline refs, which are never visible."""
+
+    text: str
+    visible: bool
+    guideline: ResolvedFile | None = None
+
+
+def places_tried(resolution: FileResolution) -> str:
+    """The candidate paths of a failed resolution, in words, for a warning."""
+    if not resolution.display_path:
+        return "the path is empty"
+    if not resolution.tried:
+        return "every candidate is outside the workspace"
+    return "tried " + ", ".join(resolution.tried)
+
+
+class SegmentRenderer:
+    """Renders the messages of one case, collecting the warnings in the order they arise."""
+
+    def __init__(
+        self,
+        *,
+        case_id: str,
+        eval_path: str,
+        files: FileSource,
+        guideline_patterns: Sequence[str],
+    ) -> None:
+        self.case_id = case_id
+        self.eval_path = eval_path
+        self.files = files
+        self.guideline_patterns = tuple(guideline_patterns)
+        self.warnings: list[FormattingWarning] = []
+
+    def render(
+        self, blocks: Iterable[ContentBlock], *, mode: Mode, section: Section, turn: int
+    ) -> list[Segment]:
+        """The segments of one message's blocks; dropped blocks leave a warning instead."""
+        segments: list[Segment] = []
+        for block in blocks:
+            if block.type == "text":
+                text = block.value.strip()
+                if text:
+                    segments.append(Segment(text, visible=True))
+            elif block.type == "file":
+                segment = self._render_file(block.value, mode=mode, section=section, turn=turn)
+                if segment is not None:
+                    segments.append(segment)
+            else:
+                self._warn(
+                    "unknown_block_type",
+                    f'block type "{block.type}" is not formatted; it is kept in the YAML '
+                    "but left out of the prompt.",
+                    section,
+                    turn,
+                )
+        return segments
+
+    def _render_file(
+        self, value: str, *, mode: Mode, section: Section, turn: int
+    ) -> Segment | None:
+        resolution = resolve_file(value, self.eval_path, self.files)
+        shown = resolution.display_path
+        if resolution.undecodable_path is not None:
+            self._warn(
+                "undecodable_file",
+                f'file "{shown}" ({resolution.undecodable_path}) is not UTF-8 text; '
+                "the block is left out.",
+                section,
+                turn,
+            )
+            return None
+        file = resolution.file
+        if file is None:
+            self._warn(
+                "missing_file",
+                f'file "{shown}" was not found ({places_tried(resolution)}); '
+                "the block is left out.",
+                section,
+                turn,
+            )
+            return None
+        if is_guideline(file.path, self.guideline_patterns):
+            if section == "input" and not file.text.strip():
+                self._warn(
+                    "empty_file",
+                    f'guideline file "{shown}" is empty; it is left out of the guidelines.',
+                    section,
+                    turn,
+                )
+            return Segment(f"<Attached: {shown}>", visible=False, guideline=file)
+        text = file.text.strip()
+        if mode == "agent":
+            if not text:
+                self._warn(
+                    "empty_file",
+                    f'file "{shown}" is empty; its reference does not count as visible content.',
+                    section,
+                    turn,
+                )
+            return Segment(f'<file: path="{shown}">', visible=bool(text))
+        if not text:
+            self._warn("empty_file", f'file "{shown}" is empty; it renders nothing.', section, turn)
+            return None
+        return Segment(f'<file path="{shown}">\n{text}\n</file>', visible=True)
+
+    def warn_case(self, code: WarningCode, message: str) -> None:
+        """Record a warning about the case as a whole, not one message."""
+        self.warnings.append(FormattingWarning(code, f'Case "{self.case_id}": {message}'))
+
+    def _warn(self, code: WarningCode, message: str, section: Section, turn: int) -> None:
+        where = f'Case "{self.case_id}", {section} message {turn + 1}'
+        self.warnings.append(FormattingWarning(code, f"{where}: {message}", section, turn))
