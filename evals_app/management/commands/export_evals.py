@@ -1,0 +1,82 @@
+"""`manage.py export_evals --out DIR ...` (command-line contract in EVAL_YAML.md)."""
+
+from __future__ import annotations
+
+import sys
+from argparse import ArgumentParser
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from evals_app.formatting.engine import MODES, Mode
+from evals_app.models import Case, Workspace
+from evals_app.services.exporting import export_workspace
+
+
+class Command(BaseCommand):
+    help = (
+        "Export workspaces as AgentV YAML, their files and config, plus formatted.jsonl: "
+        "the formatted question, guidelines, chat prompt and judge prompt of every case."
+    )
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("--out", type=Path, required=True, metavar="DIR")
+        parser.add_argument(
+            "--workspace",
+            action="append",
+            metavar="NAME",
+            help="export this workspace (repeatable; default: all)",
+        )
+        parser.add_argument("--mode", choices=[*MODES, "both"], default="both")
+        parser.add_argument(
+            "--check", action="store_true", help="exit with status 1 if any case has a warning"
+        )
+        parser.add_argument(
+            "--toon", action="store_true", help="add question_toon (the turns in TOON) to each line"
+        )
+
+    def handle(
+        self,
+        *args: Any,
+        out: Path,
+        workspace: list[str] | None,
+        mode: str,
+        check: bool,
+        toon: bool,
+        **options: Any,
+    ) -> None:
+        workspaces = list(Workspace.objects.order_by("name"))
+        if workspace:
+            by_name = {item.name: item for item in workspaces}
+            unknown = [name for name in workspace if name not in by_name]
+            if unknown:
+                raise CommandError(f"no workspace named {', '.join(map(repr, unknown))}")
+            workspaces = [by_name[name] for name in dict.fromkeys(workspace)]
+        if not workspaces:
+            raise CommandError("there is no workspace to export (import one with import_evals)")
+        modes: tuple[Mode, ...] = MODES if mode == "both" else (mode,)  # type: ignore[assignment]
+        total = Case.objects.filter(suite__workspace__in=workspaces).count()
+        warnings = 0
+        with tqdm(
+            total=total, unit="case", file=sys.stderr, disable=not sys.stderr.isatty()
+        ) as progress:
+            for item in workspaces:
+                summary = export_workspace(
+                    item, out, modes=modes, toon=toon, on_case=progress.update
+                )
+                for warning in summary.warnings:
+                    self.stdout.write(f"warning: {warning}")
+                warnings += len(summary.warnings)
+                self.stdout.write(
+                    self.style.SUCCESS(
+                        f"Exported workspace {item.name!r} to {summary.folder}: "
+                        f"{summary.suites} suites, {summary.cases} cases, {summary.files} files, "
+                        f"{summary.formatted_lines} lines in formatted.jsonl, "
+                        f"{len(summary.warnings)} warnings"
+                    )
+                )
+        self.stdout.write("Note: YAML comments are not kept; exported files have none.")
+        if check and warnings:
+            raise CommandError(f"--check: {warnings} formatting warnings")

@@ -1,0 +1,43 @@
+"""`manage.py import_evals PATH [--workspace NAME]` (command-line contract in EVAL_YAML.md)."""
+
+from __future__ import annotations
+
+from argparse import ArgumentParser
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from evals_app.services.importing import ImportFailed, import_workspace
+
+
+class Command(BaseCommand):
+    help = (
+        "Import an AgentV workspace folder (or one eval file) into the database. "
+        "All or nothing: on any error nothing is written and the exit status is 1."
+    )
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("path", type=Path, help="a workspace folder or a single eval file")
+        parser.add_argument(
+            "--workspace", metavar="NAME", help="workspace name (default: the folder's name)"
+        )
+
+    def handle(self, *args: Any, path: Path, workspace: str | None, **options: Any) -> None:
+        try:
+            summary = import_workspace(path, workspace)
+        except ImportFailed as failure:
+            for error in failure.errors:
+                self.stderr.write(f"error: {error}")
+            noun = "error" if len(failure.errors) == 1 else "errors"
+            raise CommandError(
+                f"import refused ({len(failure.errors)} {noun}); nothing was written"
+            ) from None
+        for warning in summary.warnings:
+            self.stdout.write(f"warning: {warning}")
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Imported workspace {summary.workspace.name!r}: {summary.suites} suites, "
+                f"{summary.cases} cases, {summary.files} files, {len(summary.warnings)} warnings"
+            )
+        )

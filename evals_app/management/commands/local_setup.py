@@ -1,0 +1,55 @@
+"""`manage.py local_setup`: what `make run` needs on a fresh machine, idempotently.
+
+Imports the example workspace when it is not there yet and creates a local account, then prints
+the login. The password is generated once and kept in the data folder, readable by its owner only.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from evals_app.models import Workspace
+from evals_app.services.importing import ImportFailed, import_workspace
+
+EXAMPLE_WORKSPACE = "Example workspace"
+USERNAME = "admin"
+
+
+class Command(BaseCommand):
+    help = "Load the example workspace and create a local account (for `make run`)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not Workspace.objects.filter(name=EXAMPLE_WORKSPACE).exists():
+            try:
+                summary = import_workspace(settings.BASE_DIR / "examples", EXAMPLE_WORKSPACE)
+            except ImportFailed as failure:
+                raise CommandError(str(failure)) from None
+            self.stdout.write(f"Loaded {EXAMPLE_WORKSPACE!r}: {summary.cases} cases.")
+        password = self._local_password(Path(settings.DATA_DIR) / "local-login.txt")
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Log in at http://127.0.0.1:8000/ as {USERNAME!r} with password {password!r}"
+            )
+        )
+
+    def _local_password(self, secret_file: Path) -> str:
+        user_model = get_user_model()
+        user = user_model.objects.filter(username=USERNAME).first()
+        if user is not None and secret_file.exists():
+            return secret_file.read_text().strip()
+        password = secrets.token_urlsafe(12)
+        if user is None:
+            user = user_model.objects.create_superuser(USERNAME, email="", password=password)
+        else:
+            user.set_password(password)
+            user.save(update_fields=["password"])
+        secret_file.parent.mkdir(parents=True, exist_ok=True)
+        secret_file.write_text(password + "\n")
+        secret_file.chmod(0o600)
+        return password

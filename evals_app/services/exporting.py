@@ -1,0 +1,167 @@
+"""Exporting workspaces: eval YAML, stored files, config and `formatted.jsonl`, written atomically.
+
+Cases are read in chunks and written as they come, so memory does not grow with suite size.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from django.db.models import Prefetch, QuerySet
+
+from ..formatting.engine import Mode
+from ..formatting.schema import CONFIG_SCHEMA
+from ..formatting.toon import encode_turns
+from ..formatting.yaml_dumper import dump_yaml
+from ..models import Case, ContentBlock, Message, Suite, Workspace
+from .documents import case_document, suite_header
+from .formatting import WorkspaceFormatter, stored_eval_case
+from .importing import CONFIG_PATH
+
+FORMATTED_FILE = "formatted.jsonl"
+CHUNK_SIZE = 500
+
+
+@dataclass
+class ExportSummary:
+    """What one workspace's export wrote."""
+
+    workspace: Workspace
+    folder: Path
+    suites: int = 0
+    cases: int = 0
+    files: int = 0
+    formatted_lines: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+def export_workspace(
+    workspace: Workspace,
+    out: Path,
+    *,
+    modes: tuple[Mode, ...] = ("lm", "agent"),
+    toon: bool = False,
+    on_case: Callable[[], object] = lambda: None,
+) -> ExportSummary:
+    """Write `workspace` under `out/<slug>/`; every file is replaced atomically."""
+    folder = out / workspace.slug
+    summary = ExportSummary(workspace=workspace, folder=folder)
+    formatter = WorkspaceFormatter(workspace)
+    for path, text in formatter.file_texts.items():
+        _write_text(folder, path, text)
+        summary.files += 1
+    config: dict[str, Any] = {"$schema": CONFIG_SCHEMA, **workspace.config}
+    config["guideline_patterns"] = workspace.guideline_patterns
+    _write_text(folder, CONFIG_PATH, dump_yaml(config))
+    with _atomic_file(folder / FORMATTED_FILE) as jsonl:
+        for suite in workspace.suites.order_by("path"):
+            summary.suites += 1
+            with _atomic_file(_inside(folder, suite.path)) as yaml_out:
+                before, after = suite_header(suite)
+                yaml_out.write(dump_yaml(before) if before else "")
+                cases = _cases_of(suite)
+                first = True
+                for case in cases:
+                    if first:
+                        yaml_out.write("evalcases:\n")
+                        first = False
+                    document = case_document(case)
+                    yaml_out.write(dump_yaml([document]))
+                    summary.cases += 1
+                    for line in _formatted_lines(formatter, suite, case, modes, toon, summary):
+                        jsonl.write(line)
+                        summary.formatted_lines += 1
+                    on_case()
+                if first:
+                    yaml_out.write("evalcases: []\n")
+                yaml_out.write(dump_yaml(after) if after else "")
+    return summary
+
+
+def _cases_of(suite: Suite) -> Iterator[Case]:
+    blocks = Prefetch("blocks", queryset=ContentBlock.objects.order_by("position"))
+    messages: QuerySet[Message] = Message.objects.order_by("section", "position").prefetch_related(
+        blocks
+    )
+    return (
+        suite.cases.order_by("position")
+        .prefetch_related(Prefetch("messages", queryset=messages))
+        .iterator(chunk_size=CHUNK_SIZE)
+    )
+
+
+def _formatted_lines(
+    formatter: WorkspaceFormatter,
+    suite: Suite,
+    case: Case,
+    modes: tuple[Mode, ...],
+    toon: bool,
+    summary: ExportSummary,
+) -> Iterator[str]:
+    eval_case = stored_eval_case(case)
+    for mode in modes:
+        formatted = formatter.format_eval_case(eval_case, suite, mode)
+        record: dict[str, Any] = {
+            "file": suite.path,
+            "id": case.case_id,
+            "mode": mode,
+            "question": formatted.question,
+            "guidelines": formatted.guidelines,
+            "chat_prompt": formatted.chat_prompt,
+            "evaluator_prompt": formatted.evaluator_prompt(),
+            "role_markers": formatted.role_markers,
+            "reason": formatted.reason,
+            "warnings": [warning.message for warning in formatted.warnings],
+        }
+        if toon:
+            record["question_toon"] = encode_turns(formatted.turns)
+        summary.warnings.extend(
+            f"{suite.path} ({mode}): {warning.message}" for warning in formatted.warnings
+        )
+        yield json.dumps(record, ensure_ascii=False) + "\n"
+
+
+def _inside(folder: Path, relative: str) -> Path:
+    """`folder/relative`, refusing any stored path that would lead outside `folder`."""
+    target = (folder / relative).resolve()
+    if not target.is_relative_to(folder.resolve()):
+        raise ValueError(f"refusing to write outside the export folder: {relative!r}")
+    return target
+
+
+def _write_text(folder: Path, relative: str, text: str) -> None:
+    with _atomic_file(_inside(folder, relative)) as handle:
+        handle.write(text)
+
+
+@contextmanager
+def _atomic_file(target: Path) -> Iterator[IO[str]]:
+    """Write to a temporary file beside `target`, then rename it over `target` in one step."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+    )
+    try:
+        # mkstemp creates the file private (0600); an exported file gets the usual permissions.
+        os.chmod(temporary, 0o666 & ~_current_umask())
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

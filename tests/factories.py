@@ -1,0 +1,59 @@
+"""Plain functions that build test data: eval files on disk and imported workspaces."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from evals_app.formatting.yaml_dumper import dump_yaml
+from evals_app.models import Case, ContentBlock, Message, Suite, Workspace, WorkspaceFile
+from evals_app.services.importing import import_workspace
+
+
+def eval_document(*cases: dict[str, Any], **top_level: Any) -> dict[str, Any]:
+    """An `agentv-eval-v2` document with the given cases."""
+    return {"$schema": "agentv-eval-v2", **top_level, "evalcases": list(cases)}
+
+
+def simple_case(case_id: str = "case-1", **fields: Any) -> dict[str, Any]:
+    """A valid case with one user turn; keyword arguments override or add keys."""
+    return {
+        "id": case_id,
+        "outcome": "Answers the question.",
+        "input_messages": [{"role": "user", "content": "What is 2+2?"}],
+        **fields,
+    }
+
+
+def write_files(root: Path, files: dict[str, str | bytes | dict[str, Any]]) -> Path:
+    """Write files under `root`: mappings as YAML, strings as text, bytes as they are."""
+    for relative, content in files.items():
+        target = root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, dict):
+            target.write_text(dump_yaml(content), encoding="utf-8")
+        elif isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+    return root
+
+
+def imported_workspace(root: Path, name: str = "Test workspace") -> Workspace:
+    """Import the folder `root` and return the workspace."""
+    return import_workspace(root, name).workspace
+
+
+def user(username: str = "alice", password: str = "correct horse battery") -> User:
+    """A user account."""
+    return User.objects.create_user(username=username, password=password)
+
+
+def database_snapshot() -> dict[str, list[tuple[Any, ...]]]:
+    """Every stored row of the app's models, for checking that nothing changed."""
+    return {
+        model.__name__: sorted(model.objects.values_list(), key=repr)
+        for model in (Workspace, WorkspaceFile, Suite, Case, Message, ContentBlock)
+    }

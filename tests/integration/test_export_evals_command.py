@@ -1,0 +1,200 @@
+"""`export_evals`: files written, formatted.jsonl per case and mode, --check, --toon, atomicity."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import toon_format
+from django.core.management import call_command, execute_from_command_line
+
+from evals_app.formatting.engine import format_case
+from evals_app.formatting.eval_file import parse_eval_file
+from evals_app.formatting.workspace_files import DirectoryFiles
+from evals_app.services import exporting
+from evals_app.services.importing import import_workspace
+from tests.factories import write_files
+
+pytestmark = pytest.mark.django_db
+
+FIELDS = [
+    "file",
+    "id",
+    "mode",
+    "question",
+    "guidelines",
+    "chat_prompt",
+    "evaluator_prompt",
+    "role_markers",
+    "reason",
+    "warnings",
+]
+
+
+@pytest.fixture
+def example(example_root: Path) -> None:
+    import_workspace(example_root, "Example workspace")
+
+
+def export(tmp_path: Path, *args: str) -> list[dict[str, Any]]:
+    call_command("export_evals", "--out", str(tmp_path), *args)
+    lines = (tmp_path / "example-workspace" / "formatted.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def test_every_case_is_formatted_in_both_modes_by_default(example: None, tmp_path: Path) -> None:
+    records = export(tmp_path)
+
+    assert len(records) == 2 * 17
+    assert all(list(record) == FIELDS for record in records)
+    assert [r["mode"] for r in records[:2]] == ["lm", "agent"]
+
+
+def test_formatted_lines_match_the_engine_run_on_the_files(
+    example: None, example_root: Path, tmp_path: Path
+) -> None:
+    records = export(tmp_path, "--mode", "lm")
+    by_key = {(r["file"], r["id"]): r for r in records}
+
+    for suite in ["evals/coding/debug-session.yaml", "evals/support/tool-use.yaml"]:
+        parsed = parse_eval_file((example_root / suite).read_bytes())
+        for case in parsed.model.evalcases:
+            expected = format_case(
+                case,
+                eval_path=suite,
+                files=DirectoryFiles(example_root),
+                guideline_patterns=["**/*.instructions.md", ".github/instructions/**/*.md"],
+                file_execution=parsed.model.execution,
+            )
+            record = by_key[(suite, case.id)]
+            assert record["question"] == expected.question
+            assert record["guidelines"] == expected.guidelines
+            assert record["chat_prompt"] == expected.chat_prompt
+            assert record["evaluator_prompt"] == expected.evaluator_prompt()
+
+
+def test_one_mode_writes_one_line_per_case(example: None, tmp_path: Path) -> None:
+    records = export(tmp_path, "--mode", "agent")
+
+    assert len(records) == 17
+    assert {r["mode"] for r in records} == {"agent"}
+
+
+def test_multi_turn_case_uses_role_markers_and_says_why(example: None, tmp_path: Path) -> None:
+    records = export(tmp_path, "--mode", "lm")
+    debug = next(r for r in records if r["id"] == "debug-checkout-typeerror")
+
+    assert debug["role_markers"] is True
+    assert debug["reason"] == "assistant turn present"
+    assert debug["question"].startswith("@[System]:\n")
+    assert '<file path="../../src/cart.js">' in debug["question"]
+    assert debug["chat_prompt"][0]["role"] == "system"
+
+
+def test_agent_mode_references_files_instead_of_embedding_them(
+    example: None, tmp_path: Path
+) -> None:
+    records = export(tmp_path, "--mode", "agent")
+    debug = next(r for r in records if r["id"] == "debug-checkout-typeerror")
+
+    assert '<file: path="../../src/cart.js">' in debug["question"]
+    assert "function subtotal" not in debug["question"]
+
+
+def test_evaluator_prompt_holds_the_question_and_a_candidate_placeholder(
+    example: None, tmp_path: Path
+) -> None:
+    for record in export(tmp_path):
+        prompt = record["evaluator_prompt"]
+        assert record["question"] in prompt
+        assert "{{candidate_answer}}" in prompt
+
+
+def test_toon_adds_the_turns_in_toon(example: None, tmp_path: Path) -> None:
+    records = export(tmp_path, "--toon", "--mode", "lm")
+
+    debug = next(r for r in records if r["id"] == "debug-checkout-typeerror")
+    decoded = toon_format.decode(debug["question_toon"])
+    assert "Can you share" in json.dumps(decoded)
+
+
+def test_check_exits_1_when_a_case_has_a_warning(
+    example: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        execute_from_command_line(["manage.py", "export_evals", "--out", str(tmp_path), "--check"])
+
+    assert exit_.value.code == 1
+    assert "--check: 4 formatting warnings" in capsys.readouterr().err
+
+
+def test_check_passes_when_no_case_has_a_warning(tmp_path: Path) -> None:
+    write_files(
+        tmp_path / "clean",
+        {
+            "e.yaml": "$schema: agentv-eval-v2\nevalcases:\n  - id: a\n    outcome: o\n"
+            "    input_messages:\n      - {role: user, content: hi}\n"
+        },
+    )
+    import_workspace(tmp_path / "clean")
+
+    call_command("export_evals", "--out", str(tmp_path / "out"), "--check")
+
+
+def test_unknown_workspace_name_is_an_error(
+    example: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        execute_from_command_line(
+            ["manage.py", "export_evals", "--out", str(tmp_path), "--workspace", "nope"]
+        )
+
+    assert "no workspace named 'nope'" in capsys.readouterr().err
+
+
+def test_export_writes_suites_files_and_config(
+    example: None, example_root: Path, tmp_path: Path
+) -> None:
+    export(tmp_path)
+    folder = tmp_path / "example-workspace"
+
+    assert (folder / "evals/coding/review.yaml").is_file()
+    assert (folder / "src/cart.js").read_bytes() == (example_root / "src/cart.js").read_bytes()
+    config = (folder / ".agentv/config.yaml").read_text()
+    assert config.startswith("$schema: agentv-config-v2\n")
+    assert ".github/instructions/**/*.md" in config
+
+
+def test_interrupted_export_keeps_previous_files_and_leaves_no_temporary_file(
+    example: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    export(tmp_path)
+    folder = tmp_path / "example-workspace"
+    before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+    calls = 0
+
+    def failing_case_document(case: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 5:
+            raise KeyboardInterrupt
+        return original(case)
+
+    original = exporting.case_document
+    monkeypatch.setattr(exporting, "case_document", failing_case_document)
+    with pytest.raises(KeyboardInterrupt):
+        call_command("export_evals", "--out", str(tmp_path))
+
+    after = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    assert after == before
+    assert not list(folder.rglob("*.tmp"))
+
+
+def test_exported_files_are_readable_by_others(example: None, tmp_path: Path) -> None:
+    export(tmp_path)
+
+    mode = (tmp_path / "example-workspace" / "formatted.jsonl").stat().st_mode & 0o777
+    assert mode & 0o044 == 0o044
