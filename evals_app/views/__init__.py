@@ -1,0 +1,1 @@
+"""Views: parse the request, call a service, render."""
