@@ -1,13 +1,21 @@
-"""URLs of the evals app."""
+"""URLs of the evals app. Every page requires a logged-in user (LoginRequiredMiddleware)."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from .views import browse
+from .views import workspaces
 
+# Workspaces, their files and guideline patterns.
 urlpatterns = [
-    path("", browse.workspace_list, name="workspace_list"),
-    path("w/<slug:slug>/", browse.workspace_detail, name="workspace_detail"),
-    path("w/<slug:slug>/suites/<int:suite_pk>/", browse.suite_detail, name="suite_detail"),
+    path("", workspaces.workspace_list, name="workspace_list"),
+    path("w/<slug:slug>/", workspaces.workspace_detail, name="workspace_detail"),
 ]
+
+# Suites and their list of cases.
+urlpatterns += [
+    path("w/<slug:slug>/suites/<int:suite_pk>/", workspaces.suite_detail, name="suite_detail"),
+]
+
+# The case editor.
+urlpatterns += []
