@@ -33,6 +33,20 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    """An integer environment variable of at least `minimum`; anything else is an error."""
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        number = int(value.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a whole number") from None
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r}: expected at least {minimum}")
+    return number
+
+
 DEBUG = env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
@@ -73,8 +87,17 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # "page.html#partial" names a {% partialdef %} of a page (django-template-partials).
+            "loaders": [
+                (
+                    "template_partials.loader.Loader",
+                    [
+                        "django.template.loaders.filesystem.Loader",
+                        "django.template.loaders.app_directories.Loader",
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -115,3 +138,6 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+
+# The largest workspace file (guideline, attachment, judge prompt) a person may upload or type in.
+AGENTV_MAX_UPLOAD_BYTES = env_int("AGENTV_MAX_UPLOAD_BYTES", 2**20, minimum=1)

@@ -4,18 +4,43 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .views import workspaces
+from .views import case_editor, suites, workspace_files, workspaces
 
 # Workspaces, their files and guideline patterns.
 urlpatterns = [
     path("", workspaces.workspace_list, name="workspace_list"),
     path("w/<slug:slug>/", workspaces.workspace_detail, name="workspace_detail"),
+    path("w/<slug:slug>/patterns/", workspaces.workspace_patterns, name="workspace_patterns"),
+    path("w/<slug:slug>/suites/new/", workspaces.suite_create, name="suite_create"),
+    path("w/<slug:slug>/files/new/", workspace_files.file_create, name="file_create"),
+    path("w/<slug:slug>/files/upload/", workspace_files.file_upload, name="file_upload"),
+    path("w/<slug:slug>/files/<int:file_pk>/", workspace_files.file_edit, name="file_edit"),
+    path(
+        "w/<slug:slug>/files/<int:file_pk>/delete/",
+        workspace_files.file_delete,
+        name="file_delete",
+    ),
 ]
 
 # Suites and their list of cases.
+SUITE = "w/<slug:slug>/suites/<int:suite_pk>/"
 urlpatterns += [
-    path("w/<slug:slug>/suites/<int:suite_pk>/", workspaces.suite_detail, name="suite_detail"),
+    path(SUITE, suites.suite_detail, name="suite_detail"),
+    path(f"{SUITE}cases/new/", suites.case_create, name="case_create"),
+    path(f"{SUITE}cases/<int:case_pk>/duplicate/", suites.case_duplicate, name="case_duplicate"),
+    path(f"{SUITE}cases/<int:case_pk>/delete/", suites.case_delete, name="case_delete"),
+    path(f"{SUITE}cases/<int:case_pk>/move/", suites.case_move, name="case_move"),
 ]
 
 # The case editor.
-urlpatterns += []
+CASE = "w/<slug:slug>/suites/<int:suite_pk>/cases/<int:case_pk>/"
+urlpatterns += [
+    path(CASE, case_editor.case_editor, name="case_editor"),
+    path(f"{CASE}preview/", case_editor.case_preview, name="case_preview"),
+    path(f"{CASE}yaml/", case_editor.case_yaml, name="case_yaml"),
+    path(
+        "w/<slug:slug>/suites/<int:suite_pk>/cases/paste/",
+        case_editor.case_paste,
+        name="case_paste",
+    ),
+]

@@ -14,6 +14,7 @@ from .schema import (
     DEFAULT_GUIDELINE_PATTERNS,
     EVAL_SCHEMA,
     ROLES,
+    EvalCase,
     EvalFile,
 )
 from .yaml_loader import LoadedYaml, load_yaml
@@ -60,6 +61,25 @@ def validate_eval_document(data: Any, source: bytes | str) -> ParsedEvalFile:
         raise _located(_most_specific(error.errors()), data, _lines(source)) from None
     _check_unique_ids(model, source)
     return ParsedEvalFile(data=data, model=model)
+
+
+def validate_case(data: Any) -> EvalCase:
+    """Validate one case mapping (from the editor or a pasted snippet); errors name the field."""
+    if not isinstance(data, dict):
+        raise EvalFileError("a case must be a mapping with `id`, `outcome` and `input_messages`")
+    try:
+        return EvalCase.model_validate(data)
+    except ValidationError as error:
+        # Seen as the only case of a file, errors get the same wording as on import.
+        wrapped = {"evalcases": [data]}
+        errors: list[ErrorDetails] = []
+        for detail in error.errors():
+            detail["loc"] = ("evalcases", 0, *detail["loc"])
+            errors.append(detail)
+        located = _located(_most_specific(errors), wrapped, LoadedYaml(wrapped))
+        if located.field is not None:
+            located.field = located.field.removeprefix("evalcases[0]").lstrip(".") or None
+        raise located from None
 
 
 def parse_guideline_patterns(source: bytes | str | None) -> tuple[list[str], dict[str, Any]]:

@@ -144,3 +144,22 @@ def suite_row(data: dict[str, Any], path: str) -> Suite:
         extra=extra,
         key_order=key_order,
     )
+
+
+def store_messages(cases: Iterable[tuple[Case, dict[str, Any]]]) -> None:
+    """Insert the messages and blocks of saved cases, from their validated YAML mappings."""
+    messages: list[Message] = []
+    blocks_per_message: list[list[ContentBlock]] = []
+    for case, document in cases:
+        for section, key in (("input", "input_messages"), ("expected", "expected_messages")):
+            for message, blocks in rows_from_messages(document.get(key) or [], section):
+                message.case = case
+                messages.append(message)
+                blocks_per_message.append(blocks)
+    Message.objects.bulk_create(messages, batch_size=2000)
+    all_blocks: list[ContentBlock] = []
+    for message, blocks in zip(messages, blocks_per_message, strict=True):
+        for block in blocks:
+            block.message = message
+        all_blocks.extend(blocks)
+    ContentBlock.objects.bulk_create(all_blocks, batch_size=2000)

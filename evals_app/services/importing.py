@@ -20,8 +20,8 @@ from ..formatting.eval_file import (
 from ..formatting.schema import EvalCase, Execution
 from ..formatting.workspace_files import DirectoryFiles, FileSource, resolve_file
 from ..formatting.yaml_loader import MAX_BYTES, load_yaml
-from ..models import Case, ContentBlock, Message, Suite, Workspace, WorkspaceFile
-from .documents import case_row, rows_from_messages, suite_row
+from ..models import Case, Suite, Workspace, WorkspaceFile
+from .documents import case_row, store_messages, suite_row
 
 CONFIG_PATH = ".agentv/config.yaml"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -199,21 +199,7 @@ def _store_suite(workspace: Workspace, eval_file: _EvalFileOnDisk) -> int:
     cases = Case.objects.bulk_create(
         [_with_suite(case_row(data, position), suite) for position, data in enumerate(cases_data)]
     )
-    messages: list[Message] = []
-    blocks_per_message: list[list[ContentBlock]] = []
-    for case, data in zip(cases, cases_data, strict=True):
-        for section, key in (("input", "input_messages"), ("expected", "expected_messages")):
-            for message, blocks in rows_from_messages(data.get(key) or [], section):
-                message.case = case
-                messages.append(message)
-                blocks_per_message.append(blocks)
-    Message.objects.bulk_create(messages)
-    all_blocks: list[ContentBlock] = []
-    for message, blocks in zip(messages, blocks_per_message, strict=True):
-        for block in blocks:
-            block.message = message
-        all_blocks.extend(blocks)
-    ContentBlock.objects.bulk_create(all_blocks, batch_size=2000)
+    store_messages(zip(cases, cases_data, strict=True))
     return len(cases)
 
 

@@ -1,0 +1,194 @@
+"""What the case editor template shows: the draft as rows of named fields, and its preview."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..case_drafts import (
+    SECTIONS,
+    BlockDraft,
+    CaseDraft,
+    EvaluatorDraft,
+    TurnDraft,
+    execution_meta_json,
+    meta_json,
+)
+from ..formatting.engine import FormattedCase, FormattingWarning
+from ..formatting.errors import EvalFileError
+from ..formatting.eval_file import validate_case
+from ..formatting.schema import ROLES
+from ..models import Case, Suite
+from ..services.formatting import WorkspaceFormatter
+
+SECTION_LABELS = {"input": "Input turns", "expected": "Expected messages"}
+
+
+@dataclass
+class BlockRow:
+    """A content block with the names of its form fields."""
+
+    prefix: str
+    index: int
+    block: BlockDraft
+    meta: str
+    last: bool
+
+    @property
+    def kind(self) -> str:
+        """`text`, `file`, or `other` for block types the editor keeps but does not format."""
+        return self.block.type if self.block.type in ("text", "file") else "other"
+
+
+@dataclass
+class TurnRow:
+    """A turn with the names of its form fields and its blocks."""
+
+    section: str
+    index: int
+    turn: TurnDraft
+    meta: str
+    blocks: list[BlockRow]
+    last: bool
+
+    @property
+    def prefix(self) -> str:
+        """The prefix of every field of this turn, e.g. `input-2`."""
+        return f"{self.section}-{self.index}"
+
+    @property
+    def key(self) -> str:
+        """How editor actions name this turn, e.g. `input:2`."""
+        return f"{self.section}:{self.index}"
+
+    @property
+    def number(self) -> int:
+        """The turn's number as people count, from 1."""
+        return self.index + 1
+
+    @property
+    def simple(self) -> bool:
+        """Whether the turn is a single text (content written as a plain string)."""
+        return (
+            self.turn.content_form == "string"
+            and len(self.blocks) == 1
+            and (self.blocks[0].kind == "text")
+        )
+
+
+@dataclass
+class SectionRows:
+    """The input or the expected turns."""
+
+    name: str
+    label: str
+    turns: list[TurnRow] = field(default_factory=list)
+
+
+@dataclass
+class EvaluatorRow:
+    """An evaluator with the names of its form fields."""
+
+    prefix: str
+    index: int
+    evaluator: EvaluatorDraft
+    meta: str
+
+
+def editor_context(
+    formatter: WorkspaceFormatter,
+    suite: Suite,
+    case: Case,
+    draft: CaseDraft,
+    *,
+    focus: str | None = None,
+) -> dict[str, Any]:
+    """The template context of the editor form (not the preview)."""
+    workspace = formatter.workspace
+    return {
+        "workspace": workspace,
+        "suite": suite,
+        "case": case,
+        "draft": draft,
+        "sections": [_section_rows(draft, name) for name in SECTIONS],
+        "evaluators": [
+            EvaluatorRow(f"evaluator-{index}", index, evaluator, meta_json(evaluator))
+            for index, evaluator in enumerate(draft.evaluators)
+        ],
+        "case_meta": meta_json(draft),
+        "execution_meta": execution_meta_json(draft),
+        "roles": ROLES,
+        "file_paths": sorted(formatter.file_texts),
+        "focus": focus,
+    }
+
+
+def _section_rows(draft: CaseDraft, name: str) -> SectionRows:
+    turns = draft.turns(name)
+    rows = SectionRows(name, SECTION_LABELS[name])
+    for index, turn in enumerate(turns):
+        prefix = f"{name}-{index}"
+        blocks = [
+            BlockRow(f"{prefix}-block-{b}", b, block, meta_json(block), b == len(turn.blocks) - 1)
+            for b, block in enumerate(turn.blocks)
+        ]
+        rows.turns.append(
+            TurnRow(name, index, turn, meta_json(turn), blocks, index == len(turns) - 1)
+        )
+    return rows
+
+
+@dataclass
+class Preview:
+    """The formatting of a draft, arranged for display."""
+
+    formatted: FormattedCase
+    candidate_answer: str
+    turn_warnings: dict[str, list[FormattingWarning]]
+    case_warnings: list[FormattingWarning]
+
+    @property
+    def chat_json(self) -> str:
+        """The chat prompt as pretty JSON (for the raw view)."""
+        return json.dumps(self.formatted.chat_prompt, indent=2, ensure_ascii=False)
+
+    @property
+    def evaluator_prompt(self) -> str:
+        """The judge prompt, with the pasted candidate answer when there is one."""
+        if self.candidate_answer:
+            return self.formatted.evaluator_prompt(self.candidate_answer)
+        return self.formatted.evaluator_prompt()
+
+
+def preview_context(
+    formatter: WorkspaceFormatter,
+    suite: Suite,
+    draft: CaseDraft,
+    *,
+    mode: str = "lm",
+    candidate_answer: str = "",
+) -> dict[str, Any]:
+    """The template context of the preview pane, including per-turn warning slots."""
+    slots = [f"{name}-{index}" for name in SECTIONS for index in range(len(draft.turns(name)))]
+    context: dict[str, Any] = {"mode": mode, "turn_slots": slots, "preview": None}
+    try:
+        eval_case = validate_case(draft.document())
+    except EvalFileError as error:
+        context["preview_error"] = (
+            error.message if not error.field else f"{error.field}: {error.message}"
+        )
+        context["turn_warnings"] = {}
+        return context
+    formatted = formatter.format_eval_case(eval_case, suite, mode)  # type: ignore[arg-type]
+    turn_warnings: dict[str, list[FormattingWarning]] = {slot: [] for slot in slots}
+    case_warnings = []
+    for warning in formatted.warnings:
+        slot = f"{warning.section}-{warning.turn}"
+        if warning.section is not None and slot in turn_warnings:
+            turn_warnings[slot].append(warning)
+        else:
+            case_warnings.append(warning)
+    context["preview"] = Preview(formatted, candidate_answer, turn_warnings, case_warnings)
+    context["turn_warnings"] = turn_warnings
+    return context
