@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django.test import Client
+
+from tests.factories import user
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 EXAMPLES = REPOSITORY / "examples"
@@ -14,3 +18,16 @@ EXAMPLES = REPOSITORY / "examples"
 def example_root() -> Path:
     """The example workspace shipped in the repository."""
     return EXAMPLES
+
+
+@pytest.fixture
+def signed_in(client: Client, db: None) -> Client:
+    """The test client, logged in as a fresh user (every page requires a login)."""
+    client.force_login(user(password=None))
+    return client
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """Tests create many accounts; the production hasher is deliberately slow."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
