@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils.text import slugify
 
 from evals_app.formatting.yaml_dumper import dump_yaml
 from evals_app.models import Case, ContentBlock, Message, Suite, Workspace, WorkspaceFile
@@ -46,8 +47,43 @@ def imported_workspace(root: Path, name: str = "Test workspace") -> Workspace:
     return import_workspace(root, name).workspace
 
 
-def user(username: str = "alice", password: str = "correct horse battery") -> User:
-    """A user account."""
+def workspace(name: str = "Team evals", **fields: Any) -> Workspace:
+    """A workspace stored directly (no import), its slug derived from `name`."""
+    fields.setdefault("slug", slugify(name))
+    return Workspace.objects.create(name=name, **fields)
+
+
+def suite(workspace: Workspace, path: str = "evals/review.yaml", **fields: Any) -> Suite:
+    """An eval file of `workspace`, with no cases."""
+    return Suite.objects.create(workspace=workspace, path=path, **fields)
+
+
+def case(
+    suite: Suite,
+    case_id: str,
+    *turns: tuple[str, str],
+    outcome: str = "Answers the question.",
+    **fields: Any,
+) -> Case:
+    """A case appended to `suite`; each turn is (role, text) — one user turn by default."""
+    position = suite.cases.count()
+    stored = Case.objects.create(
+        suite=suite, position=position, case_id=case_id, outcome=outcome, **fields
+    )
+    for index, (role, text) in enumerate(turns or [("user", f"Question of {case_id}")]):
+        message = Message.objects.create(case=stored, section="input", position=index, role=role)
+        ContentBlock.objects.create(message=message, position=0, type="text", value=text)
+    return stored
+
+
+def workspace_file(workspace: Workspace, path: str, text: str = "Some text.\n") -> WorkspaceFile:
+    """A stored text file of `workspace`."""
+    return WorkspaceFile.objects.create(workspace=workspace, path=path, text=text)
+
+
+def user(username: str = "alice", password: str | None = "correct horse battery") -> User:
+    """A user account; with `password=None`, one that cannot log in with a password (fast: no
+    password hashing, enough for `Client.force_login`)."""
     return User.objects.create_user(username=username, password=password)
 
 

@@ -1,53 +1,95 @@
-"""Read-only pages: workspaces, a workspace's suites and files, a suite's formatted cases."""
+"""Workspace pages: the list of workspaces, and one workspace's suites, files and patterns."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Prefetch
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from typing import Any
 
-from ..models import ContentBlock, Message, Workspace
-from ..services.formatting import WorkspaceFormatter
+from django.contrib import messages
+from django.db.models import Count
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from ..forms import FileForm, PatternsForm, SuiteForm, UploadForm
+from ..models import Workspace
+from ..services.suites import create_suite
+from ..services.workspace_files import (
+    GuidelinePatternError,
+    file_rows,
+    max_file_bytes,
+    set_guideline_patterns,
+)
+from ..services.workspace_paths import WorkspacePathError
+from .htmx_request import HtmxHttpRequest
+
+WORKSPACE_PAGE = "evals/workspace_detail.html"
 
 
 @require_GET
-def workspace_list(request: HttpRequest) -> HttpResponse:
-    """Every workspace with its number of suites."""
-    workspaces = Workspace.objects.annotate(suite_count=Count("suites"))
+def workspace_list(request: HtmxHttpRequest) -> HttpResponse:
+    """Every workspace with its number of suites and cases."""
+    # Meta.ordering does not apply to a GROUP BY query: order explicitly.
+    workspaces = Workspace.objects.annotate(
+        suite_count=Count("suites", distinct=True), case_count=Count("suites__cases")
+    ).order_by("name")
     return render(request, "evals/workspace_list.html", {"workspaces": workspaces})
 
 
 @require_GET
-def workspace_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """A workspace's suites, files and guideline patterns."""
+def workspace_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """A workspace's suites, files and guideline patterns, each with the form that adds to it."""
     workspace = get_object_or_404(Workspace, slug=slug)
-    suites = workspace.suites.annotate(case_count=Count("cases"))
-    files = workspace.files.only("path", "updated_at")
-    return render(
-        request,
-        "evals/workspace_detail.html",
-        {"workspace": workspace, "suites": suites, "files": files},
-    )
+    return render(request, WORKSPACE_PAGE, workspace_context(workspace))
 
 
-@require_GET
-def suite_detail(request: HttpRequest, slug: str, suite_pk: int) -> HttpResponse:
-    """A suite's cases, each with the question the model will receive (lm mode)."""
+@require_POST
+def suite_create(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Add an empty eval file to the workspace, then show it."""
     workspace = get_object_or_404(Workspace, slug=slug)
-    suite = get_object_or_404(workspace.suites, pk=suite_pk)
-    cases = suite.cases.prefetch_related(
-        Prefetch(
-            "messages",
-            queryset=Message.objects.order_by("section", "position").prefetch_related(
-                Prefetch("blocks", queryset=ContentBlock.objects.order_by("position"))
-            ),
-        )
-    )
-    formatter = WorkspaceFormatter(workspace)
-    rows = [(case, formatter.format(case, suite)) for case in cases]
-    return render(
-        request,
-        "evals/suite_detail.html",
-        {"workspace": workspace, "suite": suite, "rows": rows},
-    )
+    form = SuiteForm(request.POST)
+    if form.is_valid():
+        try:
+            suite = create_suite(workspace, form.cleaned_data["path"])
+        except WorkspacePathError as error:
+            form.add_error("path", error.message)
+        else:
+            messages.success(request, f"Added {suite.path}.")
+            return redirect("suite_detail", workspace.slug, suite.pk)
+    context = workspace_context(workspace, suite_form=form)
+    return render(request, WORKSPACE_PAGE, context, status=422)
+
+
+@require_POST
+def workspace_patterns(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Replace the workspace's guideline patterns."""
+    workspace = get_object_or_404(Workspace, slug=slug)
+    form = PatternsForm(request.POST)
+    if form.is_valid():
+        try:
+            patterns = set_guideline_patterns(workspace, form.cleaned_data["patterns"])
+        except GuidelinePatternError as error:
+            form.add_error("patterns", error.message)
+        else:
+            count = len(patterns)
+            messages.success(request, f"Saved {count} guideline pattern{'s' * (count != 1)}.")
+            return redirect(workspace)
+    context = workspace_context(workspace, patterns_form=form)
+    return render(request, WORKSPACE_PAGE, context, status=422)
+
+
+def workspace_context(workspace: Workspace, **forms: Any) -> dict[str, Any]:
+    """What the workspace page shows; `forms` replaces blank forms with submitted ones."""
+    files = file_rows(workspace)
+    patterns = PatternsForm(initial={"patterns": "\n".join(workspace.guideline_patterns)})
+    return {
+        "workspace": workspace,
+        "suites": workspace.suites.annotate(case_count=Count("cases")).order_by("path"),
+        "files": files,
+        "guideline_count": sum(file.is_guideline for file in files),
+        "max_file_bytes": max_file_bytes(),
+        "suite_form": SuiteForm(),
+        "file_form": FileForm(),
+        "upload_form": UploadForm(),
+        "patterns_form": patterns,
+        **forms,
+    }

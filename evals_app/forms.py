@@ -1,0 +1,101 @@
+"""Forms of the workspace and suite pages: they parse and label the input; services judge it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+
+def _one_line_ends(text: str) -> str:
+    # Browsers submit a textarea's line ends as CRLF (HTML spec, "textarea wrapping"); files
+    # written here keep the LF line ends of the files imported from a repository.
+    return text.replace("\r\n", "\n")
+
+
+class PageForm(forms.Form):
+    """A form that shares its page with others: ids start with `id_prefix`, so they stay unique
+    while the field names stay plain (`path`, not `suite-path`)."""
+
+    id_prefix = "form"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", f"{self.id_prefix}-%s")
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+class SuiteForm(PageForm):
+    """A new, empty eval file."""
+
+    id_prefix = "new-suite"
+
+    path = forms.CharField(
+        label="Path of the new eval file",
+        max_length=1000,
+        widget=forms.TextInput(attrs={"placeholder": "evals/new.yaml", "spellcheck": "false"}),
+    )
+
+
+class FileForm(PageForm):
+    """A workspace file typed in: its path and text."""
+
+    id_prefix = "file"
+
+    path = forms.CharField(
+        label="Path",
+        max_length=1000,
+        widget=forms.TextInput(
+            attrs={"placeholder": "prompts/review.instructions.md", "spellcheck": "false"}
+        ),
+    )
+    text = forms.CharField(
+        label="Text",
+        required=False,
+        strip=False,  # leading indentation and trailing newlines are part of a file
+        widget=forms.Textarea(attrs={"rows": 12, "class": "code", "spellcheck": "false"}),
+    )
+
+    def clean_text(self) -> str:
+        return _one_line_ends(self.cleaned_data["text"])
+
+
+class UploadForm(PageForm):
+    """A text file uploaded from the user's computer."""
+
+    id_prefix = "upload"
+
+    file = forms.FileField(label="File")
+    path = forms.CharField(
+        label="Path in the workspace (default: the file's name)",
+        required=False,
+        max_length=1000,
+        widget=forms.TextInput(
+            attrs={"placeholder": "judges/correctness.md", "spellcheck": "false"}
+        ),
+    )
+    replace = forms.BooleanField(label="Replace a file already at that path", required=False)
+
+
+class PatternsForm(PageForm):
+    """The workspace's guideline patterns, one glob per line."""
+
+    id_prefix = "guideline"
+
+    patterns = forms.CharField(
+        label="Guideline patterns, one glob per line",
+        required=False,  # "at least one" is the service's rule, with its own message
+        widget=forms.Textarea(attrs={"rows": 4, "class": "code", "spellcheck": "false"}),
+    )
+
+
+class CaseForm(PageForm):
+    """A new case: its id (the editor fills in the rest)."""
+
+    id_prefix = "new-case"
+
+    case_id = forms.CharField(
+        label="New case id",
+        max_length=200,
+        widget=forms.TextInput(attrs={"placeholder": "review-js", "spellcheck": "false"}),
+    )

@@ -1,0 +1,135 @@
+"""A suite's list of cases: add, duplicate, delete and reorder, keeping positions contiguous.
+
+Every change locks the suite row first (STYLE.md, "Ordered children"), so two people reordering
+the same suite take turns instead of interleaving their renumbering.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from django.db import transaction
+from django.db.models import Max
+
+from ..formatting.errors import EvalFileError
+from ..models import Case, ContentBlock, Message, Suite
+from .positions import shift_positions
+
+Direction = Literal["up", "down"]
+MAX_ID_LENGTH = 200  # the max_length of Case.case_id
+
+
+def create_case(suite: Suite, case_id: str) -> Case:
+    """Append a case with `case_id`, an empty outcome and one empty user turn.
+
+    Raises EvalFileError (field "id") when the id is blank, too long or taken in the suite.
+    """
+    case_id = case_id.strip()
+    with transaction.atomic():
+        _lock(suite.pk)
+        _check_id(suite, case_id)
+        last = suite.cases.aggregate(last=Max("position"))["last"]
+        case = Case.objects.create(
+            suite=suite, position=0 if last is None else last + 1, case_id=case_id, outcome=""
+        )
+        turn = Message.objects.create(
+            case=case, section=Message.Section.INPUT, position=0, role="user"
+        )
+        ContentBlock.objects.create(message=turn, position=0, type="text", value="")
+    return case
+
+
+def duplicate_case(case: Case) -> Case:
+    """Copy `case` with all its turns, blocks and unmodelled keys, right after the original.
+
+    The copy's id is `<id>-copy`, or `<id>-copy-2`, `-copy-3`… when that is taken.
+    """
+    with transaction.atomic():
+        suite = _lock(case.suite_id)
+        original = Case.objects.get(pk=case.pk)
+        duplicate = Case.objects.get(pk=case.pk)  # a second instance, saved below as a new row
+        messages = list(original.messages.prefetch_related("blocks"))
+        shift_positions(suite.cases.all(), start=original.position + 1, by=1)
+        duplicate.pk = None
+        duplicate._state.adding = True
+        duplicate.case_id = _copy_id(suite, original.case_id)
+        duplicate.position = original.position + 1
+        duplicate.version = 1
+        duplicate.save()
+        # Copying every field of the fetched rows (pk cleared) keeps fields added later, too.
+        blocks_per_message = [list(message.blocks.all()) for message in messages]
+        for message in messages:
+            message.pk = None
+            message.case = duplicate
+        Message.objects.bulk_create(messages)
+        blocks: list[ContentBlock] = []
+        for message, message_blocks in zip(messages, blocks_per_message, strict=True):
+            for block in message_blocks:
+                block.pk = None
+                block.message = message
+                blocks.append(block)
+        ContentBlock.objects.bulk_create(blocks)
+    return duplicate
+
+
+def delete_case(case: Case) -> None:
+    """Delete `case` (its turns and blocks with it) and close the gap it leaves."""
+    with transaction.atomic():
+        suite = _lock(case.suite_id)
+        position = Case.objects.get(pk=case.pk).position
+        Case.objects.filter(pk=case.pk).delete()
+        shift_positions(suite.cases.all(), start=position + 1, by=-1)
+
+
+def move_case(case: Case, direction: Direction) -> bool:
+    """Swap `case` with its neighbour above or below; False when it is already at that end."""
+    with transaction.atomic():
+        suite = _lock(case.suite_id)
+        position = Case.objects.get(pk=case.pk).position
+        siblings = suite.cases.all()
+        if direction == "up":
+            neighbour = siblings.filter(position__lt=position).order_by("-position").first()
+        else:
+            neighbour = siblings.filter(position__gt=position).order_by("position").first()
+        if neighbour is None:
+            return False
+        low, high = sorted((position, neighbour.position))
+        shift_positions(
+            siblings,
+            start=low,
+            end=high,
+            by=1 if direction == "up" else -1,
+            placing=(case.pk, neighbour.position),
+        )
+    return True
+
+
+def _lock(suite_pk: int) -> Suite:
+    return Suite.objects.select_for_update().get(pk=suite_pk)
+
+
+def _check_id(suite: Suite, case_id: str) -> None:
+    if not case_id:
+        raise EvalFileError("A case needs an id.", field="id")
+    if len(case_id) > MAX_ID_LENGTH:
+        raise EvalFileError(f"An id can be at most {MAX_ID_LENGTH} characters long.", field="id")
+    if suite.cases.filter(case_id=case_id).exists():
+        raise EvalFileError(
+            f"A case with id {case_id!r} already exists in this suite.", case_id=case_id, field="id"
+        )
+
+
+def _copy_id(suite: Suite, case_id: str) -> str:
+    base = f"{case_id}-copy"
+    taken = set(suite.cases.filter(case_id__startswith=base).values_list("case_id", flat=True))
+    candidate, number = base, 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{base}-{number}"
+    if len(candidate) > MAX_ID_LENGTH:
+        raise EvalFileError(
+            f"The copy's id {candidate!r} would be longer than {MAX_ID_LENGTH} characters.",
+            case_id=case_id,
+            field="id",
+        )
+    return candidate

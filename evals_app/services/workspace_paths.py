@@ -1,0 +1,89 @@
+"""Paths of the files and eval files a person adds to a workspace: checked before they are stored.
+
+Export writes every stored file and suite at its path under the workspace folder
+(EVAL_YAML.md, "Command-line contract"), so a path must stay inside that folder, must not
+collide with `.agentv/config.yaml`, and must not clash with another file or folder.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from ..models import Suite, Workspace, WorkspaceFile
+from .importing import CONFIG_PATH, YAML_SUFFIXES
+
+MAX_PATH_LENGTH = 1000  # the max_length of WorkspaceFile.path and Suite.path
+RESERVED_FOLDER = CONFIG_PATH.split("/", 1)[0]
+
+
+class WorkspacePathError(Exception):
+    """A path that cannot be stored: malformed, reserved, or already in use."""
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+
+def clean_path(raw: str) -> str:
+    """`raw` without surrounding spaces, if it is a POSIX path relative to the workspace root.
+
+    Raises WorkspacePathError saying what is wrong otherwise.
+    """
+    path = raw.strip()
+    if not path:
+        raise WorkspacePathError("A path is required, e.g. prompts/review.instructions.md.", path)
+    if len(path) > MAX_PATH_LENGTH:
+        raise WorkspacePathError(f"A path can be at most {MAX_PATH_LENGTH} characters.", path)
+    if "\\" in path:
+        raise WorkspacePathError("Separate folders with / (a POSIX path), not \\.", path)
+    if any(ord(char) < 32 or ord(char) == 127 for char in path):
+        raise WorkspacePathError("A path cannot contain control characters.", path)
+    if path.startswith("/"):
+        raise WorkspacePathError("The path must be relative to the workspace root.", path)
+    segments = path.split("/")
+    if ".." in segments or "." in segments:
+        raise WorkspacePathError("The path cannot contain . or .. folders.", path)
+    if "" in segments:
+        raise WorkspacePathError("The path has an empty folder name (// or a trailing /).", path)
+    if segments[0] == RESERVED_FOLDER:
+        raise WorkspacePathError(
+            f"{RESERVED_FOLDER}/ is reserved for the workspace configuration.", path
+        )
+    return path
+
+
+def clean_eval_path(raw: str) -> str:
+    """Like `clean_path`, for an eval file: the path must also end in .yaml or .yml."""
+    path = clean_path(raw)
+    if not path.endswith(YAML_SUFFIXES):
+        raise WorkspacePathError("An eval file's path must end in .yaml or .yml.", path)
+    return path
+
+
+def check_path_free(
+    workspace: Workspace,
+    path: str,
+    *,
+    file: WorkspaceFile | None = None,
+) -> None:
+    """Raise WorkspacePathError when `path` is taken in `workspace` by a file or eval file, or
+    when it would be a folder of one of them or inside one of them (export could not write both).
+
+    `file` is the file being renamed, which does not count as taken.
+    """
+    folders = ["/".join(path.split("/")[:end]) for end in range(1, path.count("/") + 1)]
+    clashing = Q(path=path) | Q(path__startswith=f"{path}/") | Q(path__in=folders)
+    files = workspace.files.filter(clashing)
+    if file is not None:
+        files = files.exclude(pk=file.pk)
+    suites = Suite.objects.filter(clashing, workspace=workspace)
+    taken = (
+        files.values_list("path", flat=True).first()
+        or suites.values_list("path", flat=True).first()
+    )
+    if taken is None:
+        return
+    if taken == path:
+        raise WorkspacePathError(f"{path} already exists in this workspace.", path)
+    raise WorkspacePathError(f"{path} would clash with {taken} (a file cannot be a folder).", path)
