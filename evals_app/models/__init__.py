@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
-from .case import Case, ContentBlock, Message
+from .case import Case, ContentBlock, Message, ReviewStatus
+from .review import Comment, CommentThread, Membership, ReviewEvent, Revision
 from .workspace import Suite, Workspace, WorkspaceFile
 
-__all__ = ["Case", "ContentBlock", "Message", "Suite", "Workspace", "WorkspaceFile"]
+__all__ = [
+    "Case",
+    "Comment",
+    "CommentThread",
+    "ContentBlock",
+    "Membership",
+    "Message",
+    "ReviewEvent",
+    "ReviewStatus",
+    "Revision",
+    "Suite",
+    "Workspace",
+    "WorkspaceFile",
+]

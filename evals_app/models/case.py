@@ -9,6 +9,15 @@ from .ordered_json import OrderedJSONField
 from .workspace import Suite
 
 
+class ReviewStatus(models.TextChoices):
+    """Where a case is in its review."""
+
+    DRAFT = "draft", "Draft"
+    IN_REVIEW = "in_review", "In review"
+    CHANGES_REQUESTED = "changes_requested", "Changes requested"
+    APPROVED = "approved", "Approved"
+
+
 class Case(models.Model):
     """One eval case of a suite, at an explicit position."""
 
@@ -22,6 +31,9 @@ class Case(models.Model):
     key_order = OrderedJSONField(default=list, help_text="Case keys in their original order")
     # Bumped on every save, so a save based on an older version is detected, not applied.
     version = models.PositiveIntegerField(default=1)
+    status = models.CharField(
+        max_length=20, choices=ReviewStatus.choices, default=ReviewStatus.DRAFT, db_index=True
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

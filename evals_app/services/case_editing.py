@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 
@@ -13,7 +14,9 @@ from ..formatting.eval_file import validate_case
 from ..formatting.yaml_dumper import dump_yaml
 from ..formatting.yaml_loader import load_yaml
 from ..models import Case, Suite
-from .documents import case_row, store_messages
+from .documents import case_document, case_row, store_messages, with_conversation
+from .review_workflow import dismiss_approval_on_edit
+from .revisions import ensure_base_revision, record_revision
 
 
 class CaseConflict(Exception):
@@ -33,22 +36,29 @@ class Difference:
     yours: str
 
 
-def save_case(case: Case, document: dict[str, Any], base_version: int) -> Case:
-    """Replace `case` with `document` if it is still at `base_version`.
+def save_case(
+    case: Case,
+    document: dict[str, Any],
+    base_version: int,
+    author: User | None = None,
+    summary: str = "edited",
+) -> Case:
+    """Replace `case` with `document` if it is still at `base_version`, recording a revision.
 
     Raises EvalFileError when the document is invalid or its id is taken in the suite, and
-    CaseConflict when the stored case has moved on since `base_version`.
+    CaseConflict when the stored case has moved on since `base_version`. Saving what is
+    already stored changes nothing (no new version, no revision, an approval stays).
     """
     validate_case(document)
     with transaction.atomic():
-        current = Case.objects.select_for_update().get(pk=case.pk)
+        current = with_conversation(Case.objects.select_for_update()).get(pk=case.pk)
         if current.version != base_version:
             raise CaseConflict(current)
         _check_id_free(current.suite_id, document["id"], current.pk)
-        return _replace_content(current, document)
+        return _replace_content(current, document, author, summary)
 
 
-def paste_case(suite: Suite, source: str) -> tuple[Case, bool]:
+def paste_case(suite: Suite, source: str, author: User | None = None) -> tuple[Case, bool]:
     """Create a case from a YAML snippet, or replace the case with the same id.
 
     The snippet is one case mapping (or a list holding one). Returns the case and whether it
@@ -67,14 +77,17 @@ def paste_case(suite: Suite, source: str) -> tuple[Case, bool]:
         raise
     with transaction.atomic():
         Suite.objects.select_for_update().get(pk=suite.pk)
-        existing = suite.cases.select_for_update().filter(case_id=data["id"]).first()
+        existing = (
+            with_conversation(suite.cases.select_for_update()).filter(case_id=data["id"]).first()
+        )
         if existing is not None:
-            return _replace_content(existing, data), False
+            return _replace_content(existing, data, author, "replaced from pasted YAML"), False
         last = suite.cases.aggregate(last=Max("position"))["last"]
         case = case_row(data, 0 if last is None else last + 1)
         case.suite = suite
         case.save()
         store_messages([(case, data)])
+        record_revision(case, author, "created from pasted YAML", data)
         return case, True
 
 
@@ -107,7 +120,13 @@ def differences(theirs: dict[str, Any], yours: dict[str, Any]) -> list[Differenc
     return found
 
 
-def _replace_content(case: Case, document: dict[str, Any]) -> Case:
+def _replace_content(
+    case: Case, document: dict[str, Any], author: User | None, summary: str
+) -> Case:
+    stored = case_document(case)
+    if stored == document:
+        return case
+    ensure_base_revision(case, stored)
     fields = case_row(document, case.position)
     for name in ("case_id", "conversation_id", "outcome", "execution", "extra", "key_order"):
         setattr(case, name, getattr(fields, name))
@@ -115,6 +134,8 @@ def _replace_content(case: Case, document: dict[str, Any]) -> Case:
     case.save()
     case.messages.all().delete()
     store_messages([(case, document)])
+    record_revision(case, author, summary, document)
+    dismiss_approval_on_edit(case, author)
     return case
 
 

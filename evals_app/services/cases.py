@@ -8,18 +8,21 @@ from __future__ import annotations
 
 from typing import Literal
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 
 from ..formatting.errors import EvalFileError
-from ..models import Case, ContentBlock, Message, Suite
+from ..models import Case, ContentBlock, Message, ReviewStatus, Suite
+from .documents import case_document
 from .positions import shift_positions
+from .revisions import record_revision
 
 Direction = Literal["up", "down"]
 MAX_ID_LENGTH = 200  # the max_length of Case.case_id
 
 
-def create_case(suite: Suite, case_id: str) -> Case:
+def create_case(suite: Suite, case_id: str, author: User | None = None) -> Case:
     """Append a case with `case_id`, an empty outcome and one empty user turn.
 
     Raises EvalFileError (field "id") when the id is blank, too long or taken in the suite.
@@ -36,10 +39,11 @@ def create_case(suite: Suite, case_id: str) -> Case:
             case=case, section=Message.Section.INPUT, position=0, role="user"
         )
         ContentBlock.objects.create(message=turn, position=0, type="text", value="")
+        record_revision(case, author, "created", case_document(case))
     return case
 
 
-def duplicate_case(case: Case) -> Case:
+def duplicate_case(case: Case, author: User | None = None) -> Case:
     """Copy `case` with all its turns, blocks and unmodelled keys, right after the original.
 
     The copy's id is `<id>-copy`, or `<id>-copy-2`, `-copy-3`… when that is taken.
@@ -55,6 +59,7 @@ def duplicate_case(case: Case) -> Case:
         duplicate.case_id = _copy_id(suite, original.case_id)
         duplicate.position = original.position + 1
         duplicate.version = 1
+        duplicate.status = ReviewStatus.DRAFT  # a copy is a new case: nobody reviewed it yet
         duplicate.save()
         # Copying every field of the fetched rows (pk cleared) keeps fields added later, too.
         blocks_per_message = [list(message.blocks.all()) for message in messages]
@@ -69,6 +74,8 @@ def duplicate_case(case: Case) -> Case:
                 block.message = message
                 blocks.append(block)
         ContentBlock.objects.bulk_create(blocks)
+        summary = f"duplicated from {original.case_id}"
+        record_revision(duplicate, author, summary, case_document(duplicate))
     return duplicate
 
 

@@ -1,0 +1,95 @@
+"""The Django admin: every stored object, for superusers."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from .models import (
+    Case,
+    Comment,
+    CommentThread,
+    ContentBlock,
+    Membership,
+    Message,
+    ReviewEvent,
+    Revision,
+    Suite,
+    Workspace,
+    WorkspaceFile,
+)
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 1
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Workspace)
+class WorkspaceAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "updated_at"]
+    search_fields = ["name"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [MembershipInline]
+
+
+@admin.register(WorkspaceFile)
+class WorkspaceFileAdmin(admin.ModelAdmin):
+    list_display = ["path", "workspace", "updated_at"]
+    list_filter = ["workspace"]
+    search_fields = ["path"]
+
+
+@admin.register(Suite)
+class SuiteAdmin(admin.ModelAdmin):
+    list_display = ["path", "workspace", "updated_at"]
+    list_filter = ["workspace"]
+    search_fields = ["path"]
+
+
+class MessageInline(admin.TabularInline):
+    model = Message
+    extra = 0
+    fields = ["section", "position", "role", "content_form"]
+
+
+@admin.register(Case)
+class CaseAdmin(admin.ModelAdmin):
+    list_display = ["case_id", "suite", "position", "status", "version", "updated_at"]
+    list_filter = ["status", "suite__workspace"]
+    search_fields = ["case_id", "outcome"]
+    inlines = [MessageInline]
+
+
+@admin.register(ContentBlock)
+class ContentBlockAdmin(admin.ModelAdmin):
+    list_display = ["message", "position", "type"]
+    list_filter = ["type"]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "workspace", "role", "created_at"]
+    list_filter = ["role", "workspace"]
+
+
+@admin.register(ReviewEvent)
+class ReviewEventAdmin(admin.ModelAdmin):
+    list_display = ["case", "actor", "action", "from_status", "to_status", "created_at"]
+    list_filter = ["action"]
+
+
+class CommentInline(admin.TabularInline):
+    model = Comment
+    extra = 0
+
+
+@admin.register(CommentThread)
+class CommentThreadAdmin(admin.ModelAdmin):
+    list_display = ["case", "anchor_label", "created_by", "created_at", "resolved_at"]
+    inlines = [CommentInline]
+
+
+@admin.register(Revision)
+class RevisionAdmin(admin.ModelAdmin):
+    list_display = ["case", "number", "author", "created_at", "summary"]

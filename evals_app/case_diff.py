@@ -1,0 +1,231 @@
+"""What changed between two versions of a case: its turns, and the prompts they produce.
+
+Plain Python over case mappings (as stored in revisions) and strings: no Django.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from typing import Any, Literal
+
+Op = Literal["equal", "insert", "delete"]
+TurnKind = Literal["unchanged", "changed", "added", "removed", "moved"]
+_WORDS = re.compile(r"\s+|[^\s]+")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The parts of a message that a diff compares."""
+
+    role: str
+    text: str
+    files: tuple[str, ...]
+
+    @property
+    def signature(self) -> tuple[str, str, tuple[str, ...]]:
+        """What makes two turns the same turn."""
+        return (self.role, self.text, self.files)
+
+
+@dataclass(frozen=True)
+class TurnChange:
+    """One turn in the comparison: unchanged, changed in place, added, removed or moved."""
+
+    kind: TurnKind
+    section: str
+    old_index: int | None
+    new_index: int | None
+    old: Turn | None
+    new: Turn | None
+    words: list[tuple[Op, str]] = field(default_factory=list)
+
+    @property
+    def role_changed(self) -> bool:
+        """Whether the turn kept its place but changed role."""
+        return self.old is not None and self.new is not None and self.old.role != self.new.role
+
+    @property
+    def files_added(self) -> list[str]:
+        """File references the new turn has and the old one had not."""
+        old = set(self.old.files) if self.old else set()
+        return [path for path in (self.new.files if self.new else ()) if path not in old]
+
+    @property
+    def files_removed(self) -> list[str]:
+        """File references the old turn had and the new one has not."""
+        new = set(self.new.files) if self.new else set()
+        return [path for path in (self.old.files if self.old else ()) if path not in new]
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """A case field (outcome, id, …) with its old and new value."""
+
+    name: str
+    old: str
+    new: str
+    words: list[tuple[Op, str]]
+
+
+@dataclass(frozen=True)
+class LineRow:
+    """One row of a side-by-side line diff; a side is None where the other side has a line."""
+
+    op: Literal["equal", "insert", "delete", "replace"]
+    old: str | None
+    new: str | None
+
+
+def turns_of(document: dict[str, Any], key: str) -> list[Turn]:
+    """The turns of `input_messages` or `expected_messages` of a case mapping."""
+    turns = []
+    for message in document.get(key) or []:
+        content = message.get("content")
+        items = [content] if isinstance(content, str) else list(content or [])
+        texts, files = [], []
+        for item in items:
+            if isinstance(item, str):
+                texts.append(item)
+            elif item.get("type") == "file":
+                files.append(str(item.get("value", "")))
+            else:
+                texts.append(str(item.get("value", "")))
+        turns.append(Turn(str(message.get("role", "")), "\n".join(texts), tuple(files)))
+    return turns
+
+
+def conversation_diff(old: dict[str, Any], new: dict[str, Any]) -> list[TurnChange]:
+    """Input and expected turns of two case mappings, aligned, with what happened to each."""
+    changes: list[TurnChange] = []
+    for section, key in (("input", "input_messages"), ("expected", "expected_messages")):
+        changes.extend(_section_diff(section, turns_of(old, key), turns_of(new, key)))
+    return changes
+
+
+def field_changes(old: dict[str, Any], new: dict[str, Any]) -> list[FieldChange]:
+    """The case's own fields that differ (id, conversation id, outcome, execution)."""
+    changes = []
+    for name in ("id", "conversation_id", "outcome", "execution"):
+        before, after = _text(old.get(name)), _text(new.get(name))
+        if before != after:
+            changes.append(FieldChange(name, before, after, word_diff(before, after)))
+    return changes
+
+
+def word_diff(old: str, new: str) -> list[tuple[Op, str]]:
+    """`new` compared with `old` word by word (whitespace kept), as (op, text) runs."""
+    old_words, new_words = _WORDS.findall(old), _WORDS.findall(new)
+    parts: list[tuple[Op, str]] = []
+    matcher = SequenceMatcher(None, old_words, new_words, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            parts.append(("equal", "".join(old_words[i1:i2])))
+            continue
+        if i2 > i1:
+            parts.append(("delete", "".join(old_words[i1:i2])))
+        if j2 > j1:
+            parts.append(("insert", "".join(new_words[j1:j2])))
+    return parts
+
+
+def line_diff(old: str, new: str) -> list[LineRow]:
+    """Two texts side by side, line by line, changed lines paired where they can be."""
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    rows: list[LineRow] = []
+    matcher = SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            rows.extend(LineRow("equal", line, line) for line in old_lines[i1:i2])
+            continue
+        removed, added = old_lines[i1:i2], new_lines[j1:j2]
+        for index in range(max(len(removed), len(added))):
+            before = removed[index] if index < len(removed) else None
+            after = added[index] if index < len(added) else None
+            if before is None:
+                rows.append(LineRow("insert", None, after))
+            elif after is None:
+                rows.append(LineRow("delete", before, None))
+            else:
+                rows.append(LineRow("replace", before, after))
+    return rows
+
+
+def _section_diff(section: str, old: Sequence[Turn], new: Sequence[Turn]) -> list[TurnChange]:
+    """Align turns: identical in order, then identical elsewhere (moved), then similar (changed)."""
+    pairs: dict[int, int] = {}  # new index -> old index
+    matcher = SequenceMatcher(
+        None, [t.signature for t in old], [t.signature for t in new], autojunk=False
+    )
+    for block in matcher.get_matching_blocks():
+        pairs.update({block.b + k: block.a + k for k in range(block.size)})
+    unmatched_old = [i for i in range(len(old)) if i not in pairs.values()]
+    for new_index in range(len(new)):
+        if new_index in pairs:
+            continue
+        same = [i for i in unmatched_old if old[i].signature == new[new_index].signature]
+        similar = sorted(
+            ((_similarity(old[i], new[new_index]), i) for i in unmatched_old), reverse=True
+        )
+        if same:
+            chosen = same[0]
+        elif similar and similar[0][0] >= SIMILAR:
+            chosen = similar[0][1]
+        else:
+            continue
+        pairs[new_index] = chosen
+        unmatched_old.remove(chosen)
+    changes = []
+    for new_index, turn in enumerate(new):
+        if new_index not in pairs:
+            changes.append(TurnChange("added", section, None, new_index, None, turn))
+            continue
+        old_index = pairs[new_index]
+        before = old[old_index]
+        if before.signature == turn.signature:
+            in_order = _in_order(pairs, new_index)
+            kind: TurnKind = "unchanged" if in_order else "moved"
+            changes.append(TurnChange(kind, section, old_index, new_index, before, turn))
+        else:
+            words = word_diff(before.text, turn.text)
+            changes.append(
+                TurnChange("changed", section, old_index, new_index, before, turn, words)
+            )
+    # A removed turn is shown where it stood: after the turn that came before it.
+    for old_index in sorted(unmatched_old, reverse=True):
+        place = next(
+            (
+                n + 1
+                for n, c in enumerate(changes)
+                if c.old_index is not None and c.old_index < old_index
+            ),
+            0,
+        )
+        changes.insert(place, TurnChange("removed", section, old_index, None, old[old_index], None))
+    return changes
+
+
+SIMILAR = 0.5
+
+
+def _similarity(old: Turn, new: Turn) -> float:
+    return SequenceMatcher(None, old.text, new.text, autojunk=False).ratio()
+
+
+def _in_order(pairs: dict[int, int], new_index: int) -> bool:
+    """Whether a matched turn kept its place relative to the matched turns around it."""
+    old_index = pairs[new_index]
+    earlier = [pairs[n] for n in pairs if n < new_index]
+    later = [pairs[n] for n in pairs if n > new_index]
+    return all(o < old_index for o in earlier) and all(o > old_index for o in later)
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, indent=2)
