@@ -6,6 +6,8 @@ from typing import Any
 
 from django import forms
 
+from .models import Membership
+
 
 def _one_line_ends(text: str) -> str:
     # Browsers submit a textarea's line ends as CRLF (HTML spec, "textarea wrapping"); files
@@ -99,3 +101,12 @@ class CaseForm(PageForm):
         max_length=200,
         widget=forms.TextInput(attrs={"placeholder": "review-js", "spellcheck": "false"}),
     )
+
+
+class MemberForm(PageForm):
+    """A user to add to the workspace, with a role."""
+
+    id_prefix = "member"
+
+    username = forms.CharField(label="Username", max_length=150)
+    role = forms.ChoiceField(label="Role", choices=Membership.Role.choices, initial="editor")

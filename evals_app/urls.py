@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .views import case_editor, suites, workspace_files, workspaces
+from .views import (
+    case_editor,
+    exports,
+    history,
+    members,
+    review,
+    suites,
+    workspace_files,
+    workspaces,
+)
 
 # Workspaces, their files and guideline patterns.
 urlpatterns = [
@@ -43,4 +52,23 @@ urlpatterns += [
         case_editor.case_paste,
         name="case_paste",
     ),
+]
+
+# Team review: members, review steps, comments, history, the queue, activity, export.
+urlpatterns += [
+    path("review/", review.review_queue, name="review_queue"),
+    path("w/<slug:slug>/activity/", review.activity, name="activity"),
+    path("w/<slug:slug>/export.zip", exports.workspace_export, name="workspace_export"),
+    path("w/<slug:slug>/members/", members.member_add, name="member_add"),
+    path(
+        "w/<slug:slug>/members/<int:membership_pk>/remove/",
+        members.member_remove,
+        name="member_remove",
+    ),
+    path(f"{CASE}review/", review.case_review, name="case_review"),
+    path(f"{CASE}threads/", review.thread_create, name="thread_create"),
+    path(f"{CASE}threads/<int:thread_pk>/", review.thread_reply, name="thread_reply"),
+    path(f"{CASE}history/", history.case_history, name="case_history"),
+    path(f"{CASE}compare/", history.case_compare, name="case_compare"),
+    path(f"{CASE}history/<int:number>/restore/", history.case_restore, name="case_restore"),
 ]

@@ -9,7 +9,19 @@ from django.contrib.auth.models import User
 from django.utils.text import slugify
 
 from evals_app.formatting.yaml_dumper import dump_yaml
-from evals_app.models import Case, ContentBlock, Message, Suite, Workspace, WorkspaceFile
+from evals_app.models import (
+    Case,
+    Comment,
+    CommentThread,
+    ContentBlock,
+    Membership,
+    Message,
+    ReviewEvent,
+    Revision,
+    Suite,
+    Workspace,
+    WorkspaceFile,
+)
 from evals_app.services.importing import import_workspace
 
 
@@ -87,9 +99,33 @@ def user(username: str = "alice", password: str | None = "correct horse battery"
     return User.objects.create_user(username=username, password=password)
 
 
+def admin(username: str = "admin") -> User:
+    """A superuser: sees and may do everything in every workspace (like `make run`'s account)."""
+    return User.objects.create_superuser(username=username, email="", password=None)
+
+
+def member(workspace: Workspace, role: str, username: str | None = None) -> User:
+    """A user with `role` (owner, editor, reviewer, viewer) in `workspace`."""
+    account = user(username or f"{role}-{workspace.slug}", password=None)
+    Membership.objects.create(workspace=workspace, user=account, role=role)
+    return account
+
+
 def database_snapshot() -> dict[str, list[tuple[Any, ...]]]:
     """Every stored row of the app's models, for checking that nothing changed."""
     return {
         model.__name__: sorted(model.objects.values_list(), key=repr)
-        for model in (Workspace, WorkspaceFile, Suite, Case, Message, ContentBlock)
+        for model in (
+            Workspace,
+            WorkspaceFile,
+            Suite,
+            Case,
+            Message,
+            ContentBlock,
+            Revision,
+            ReviewEvent,
+            CommentThread,
+            Comment,
+            Membership,
+        )
     }

@@ -20,7 +20,7 @@ from ..formatting.engine import Mode
 from ..formatting.schema import CONFIG_SCHEMA
 from ..formatting.toon import encode_turns
 from ..formatting.yaml_dumper import dump_yaml
-from ..models import Case, ContentBlock, Message, Suite, Workspace
+from ..models import Case, ContentBlock, Message, ReviewStatus, Suite, Workspace
 from .documents import case_document, suite_header
 from .formatting import WorkspaceFormatter, stored_eval_case
 from .importing import CONFIG_PATH
@@ -48,9 +48,13 @@ def export_workspace(
     *,
     modes: tuple[Mode, ...] = ("lm", "agent"),
     toon: bool = False,
+    approved_only: bool = False,
     on_case: Callable[[], object] = lambda: None,
 ) -> ExportSummary:
-    """Write `workspace` under `out/<slug>/`; every file is replaced atomically."""
+    """Write `workspace` under `out/<slug>/`; every file is replaced atomically.
+
+    With `approved_only`, only cases whose review is approved are written (and formatted).
+    """
     folder = out / workspace.slug
     summary = ExportSummary(workspace=workspace, folder=folder)
     formatter = WorkspaceFormatter(workspace)
@@ -66,7 +70,7 @@ def export_workspace(
             with _atomic_file(_inside(folder, suite.path)) as yaml_out:
                 before, after = suite_header(suite)
                 yaml_out.write(dump_yaml(before) if before else "")
-                cases = _cases_of(suite)
+                cases = _cases_of(suite, approved_only)
                 first = True
                 for case in cases:
                     if first:
@@ -85,13 +89,14 @@ def export_workspace(
     return summary
 
 
-def _cases_of(suite: Suite) -> Iterator[Case]:
+def _cases_of(suite: Suite, approved_only: bool) -> Iterator[Case]:
     blocks = Prefetch("blocks", queryset=ContentBlock.objects.order_by("position"))
     messages: QuerySet[Message] = Message.objects.order_by("section", "position").prefetch_related(
         blocks
     )
+    cases = suite.cases.filter(status=ReviewStatus.APPROVED) if approved_only else suite.cases
     return (
-        suite.cases.order_by("position")
+        cases.order_by("position")
         .prefetch_related(Prefetch("messages", queryset=messages))
         .iterator(chunk_size=CHUNK_SIZE)
     )

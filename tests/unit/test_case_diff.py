@@ -1,0 +1,104 @@
+"""Comparing two versions of a case: turns aligned, word-level changes, prompt lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evals_app.case_diff import conversation_diff, field_changes, line_diff, word_diff
+
+
+def case(*turns: tuple[str, Any], **fields: Any) -> dict[str, Any]:
+    return {
+        "id": "c",
+        "outcome": "o",
+        **fields,
+        "input_messages": [{"role": role, "content": content} for role, content in turns],
+    }
+
+
+def kinds(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, int | None, int | None]]:
+    return [(c.kind, c.old_index, c.new_index) for c in conversation_diff(old, new)]
+
+
+def test_identical_cases_have_only_unchanged_turns() -> None:
+    both = case(("system", "Be brief."), ("user", "Hi"))
+
+    assert kinds(both, both) == [("unchanged", 0, 0), ("unchanged", 1, 1)]
+
+
+def test_added_and_removed_turns_are_placed_where_they_stand() -> None:
+    old = case(("system", "Be brief."), ("user", "Hi"), ("assistant", "Yo"))
+    new = case(("system", "Be brief."), ("assistant", "Yo"), ("user", "Thanks, bye"))
+
+    assert kinds(old, new) == [
+        ("unchanged", 0, 0),
+        ("removed", 1, None),
+        ("unchanged", 2, 1),
+        ("added", None, 2),
+    ]
+
+
+def test_swapped_turns_are_moves() -> None:
+    old = case(("system", "A"), ("user", "B long text here"), ("assistant", "C other words"))
+    new = case(("system", "A"), ("assistant", "C other words"), ("user", "B long text here"))
+
+    assert kinds(old, new) == [("unchanged", 0, 0), ("moved", 2, 1), ("moved", 1, 2)]
+
+
+def test_edited_turn_is_changed_with_word_level_differences() -> None:
+    old = case(("user", "My order never arrived."))
+    new = case(("user", "My parcel never arrived yesterday."))
+
+    [change] = conversation_diff(old, new)
+
+    assert change.kind == "changed"
+    assert change.words == [
+        ("equal", "My "),
+        ("delete", "order"),
+        ("insert", "parcel"),
+        ("equal", " never "),
+        ("delete", "arrived."),
+        ("insert", "arrived yesterday."),
+    ]
+
+
+def test_role_change_and_file_references_are_reported() -> None:
+    old = case(
+        ("assistant", [{"type": "text", "value": "Result"}, {"type": "file", "value": "a.json"}])
+    )
+    new = case(("tool", [{"type": "text", "value": "Result"}, {"type": "file", "value": "b.json"}]))
+
+    [change] = conversation_diff(old, new)
+
+    assert change.kind == "changed" and change.role_changed
+    assert change.files_added == ["b.json"] and change.files_removed == ["a.json"]
+
+
+def test_case_fields_that_changed_are_listed_with_their_words() -> None:
+    changes = field_changes(case(outcome="Finds the bug."), case(outcome="Finds the loop bug."))
+
+    assert [(c.name, c.old, c.new) for c in changes] == [
+        ("outcome", "Finds the bug.", "Finds the loop bug.")
+    ]
+
+
+def test_word_diff_keeps_whitespace_and_line_breaks() -> None:
+    parts = word_diff("a b\nc", "a  b\nd")
+
+    assert "".join(text for op, text in parts if op != "delete") == "a  b\nd"
+    assert "".join(text for op, text in parts if op != "insert") == "a b\nc"
+
+
+def test_line_diff_pairs_changed_lines_side_by_side() -> None:
+    rows = line_diff(
+        "@[User]:\nHi\n\n@[Assistant]:\nYo", "@[User]:\nHello\n\n@[Assistant]:\nYo\nMore"
+    )
+
+    assert [(r.op, r.old, r.new) for r in rows] == [
+        ("equal", "@[User]:", "@[User]:"),
+        ("replace", "Hi", "Hello"),
+        ("equal", "", ""),
+        ("equal", "@[Assistant]:", "@[Assistant]:"),
+        ("equal", "Yo", "Yo"),
+        ("insert", None, "More"),
+    ]
