@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.factories import user
+from tests.factories import admin
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 EXAMPLES = REPOSITORY / "examples"
@@ -22,8 +22,9 @@ def example_root() -> Path:
 
 @pytest.fixture
 def signed_in(client: Client, db: None) -> Client:
-    """The test client, logged in as a fresh user (every page requires a login)."""
-    client.force_login(user(password=None))
+    """The test client, logged in as a superuser, who may do anything in any workspace (roles
+    are tested on their own, in test_permissions.py)."""
+    client.force_login(admin())
     return client
 
 
