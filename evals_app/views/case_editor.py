@@ -29,34 +29,17 @@ from ..services.documents import case_document, with_conversation
 from ..services.formatting import WorkspaceFormatter
 from .editor_context import editor_context, preview_context
 from .htmx_request import HtmxHttpRequest
+from .lookups import case_or_404
 from .review_context import review_context
 
 TEMPLATE = "evals/case_editor.html"
-
-
-def _case_or_404(
-    request: HtmxHttpRequest,
-    slug: str,
-    suite_pk: int,
-    case_pk: int,
-    needs: Capability = Capability.VIEW,
-    *,
-    conversation: bool = True,
-) -> tuple[WorkspaceAccess, Suite, Case]:
-    access = workspace_access(request.user, slug, needs)
-    suite = get_object_or_404(Suite, workspace=access.workspace, pk=suite_pk)
-    cases = with_conversation(Case.objects.all()) if conversation else Case.objects.all()
-    case = get_object_or_404(cases, suite=suite, pk=case_pk)
-    suite.workspace = access.workspace
-    case.suite = suite
-    return access, suite, case
 
 
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def case_editor(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """The editor page; POST applies an edit (`action`) to the unsaved state or saves it."""
-    access, suite, case = _case_or_404(request, slug, suite_pk, case_pk)
+    access, case = case_or_404(request, slug, suite_pk, case_pk, conversation=True)
     if request.method == "GET":
         draft = CaseDraft.from_document(case_document(case), case.version)
         return _render_editor(request, access, case, draft)
@@ -157,7 +140,8 @@ def _context(
 @require_POST
 def case_preview(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """The preview of the posted, unsaved case. Changes nothing; always 200, errors inline."""
-    access, suite, case = _case_or_404(request, slug, suite_pk, case_pk, conversation=False)
+    access, case = case_or_404(request, slug, suite_pk, case_pk)
+    suite = case.suite
     mode = request.POST.get("preview_mode", "lm")
     if mode not in MODES:
         mode = "lm"
@@ -176,7 +160,8 @@ def case_preview(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: in
 @require_GET
 def case_yaml(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """The case as export writes it, read-only, with a copy button."""
-    access, suite, case = _case_or_404(request, slug, suite_pk, case_pk)
+    access, case = case_or_404(request, slug, suite_pk, case_pk, conversation=True)
+    suite = case.suite
     text = dump_yaml([case_document(case)])
     return render(
         request,

@@ -13,63 +13,42 @@ from ..case_diff import conversation_diff, field_changes, line_diff
 from ..formatting.errors import EvalFileError
 from ..formatting.eval_file import validate_case
 from ..models import Case, Revision
-from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
+from ..permissions import Capability, WorkspaceAccess, signed_in_user
 from ..services.case_editing import CaseConflict, save_case
 from ..services.formatting import WorkspaceFormatter
 from .htmx_request import HtmxHttpRequest
-
-
-def _case(
-    request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int, needs: Capability
-) -> tuple[WorkspaceAccess, Case]:
-    access = workspace_access(request.user, slug, needs)
-    case = get_object_or_404(
-        Case.objects.select_related("suite"),
-        pk=case_pk,
-        suite__pk=suite_pk,
-        suite__workspace=access.workspace,
-    )
-    case.suite.workspace = access.workspace
-    return access, case
+from .lookups import case_or_404
 
 
 @require_GET
 def case_history(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """Every revision of the case, newest first, with a form to compare two of them."""
-    access, case = _case(request, slug, suite_pk, case_pk, Capability.VIEW)
+    access, case = case_or_404(request, slug, suite_pk, case_pk)
+    return _history_page(request, access, case)
+
+
+def _history_page(
+    request: HtmxHttpRequest, access: WorkspaceAccess, case: Case, error: str = ""
+) -> HttpResponse:
     revisions = list(case.revisions.select_related("author").order_by("-number"))
-    return render(
-        request,
-        "evals/case_history.html",
-        {
-            "workspace": access.workspace,
-            "suite": case.suite,
-            "case": case,
-            "access": access,
-            "revisions": revisions,
-        },
-    )
+    context = {
+        "workspace": access.workspace,
+        "suite": case.suite,
+        "case": case,
+        "access": access,
+        "revisions": revisions,
+        "error": error,
+    }
+    return render(request, "evals/case_history.html", context, status=422 if error else 200)
 
 
 @require_GET
 def case_compare(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """Two revisions side by side: the conversation, then what the model and judge now see."""
-    access, case = _case(request, slug, suite_pk, case_pk, Capability.VIEW)
+    access, case = case_or_404(request, slug, suite_pk, case_pk)
     pair = _revision_pair(case, request.GET.get("from"), request.GET.get("to"))
     if pair is None:
-        return render(
-            request,
-            "evals/case_history.html",
-            {
-                "workspace": access.workspace,
-                "suite": case.suite,
-                "case": case,
-                "access": access,
-                "revisions": list(case.revisions.select_related("author").order_by("-number")),
-                "error": "Choose two revisions of this case to compare.",
-            },
-            status=422,
-        )
+        return _history_page(request, access, case, "Choose two revisions of this case to compare.")
     old, new = pair
     context: dict[str, Any] = {
         "workspace": access.workspace,
@@ -90,7 +69,7 @@ def case_restore(
     request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int, number: int
 ) -> HttpResponse:
     """Make an old revision the current state (recorded as a new revision)."""
-    access, case = _case(request, slug, suite_pk, case_pk, Capability.EDIT)
+    access, case = case_or_404(request, slug, suite_pk, case_pk, Capability.EDIT)
     revision = get_object_or_404(Revision, case=case, number=number)
     try:
         save_case(

@@ -16,6 +16,7 @@ from ..services.activity import workspace_activity
 from ..services.comments import CommentError, reopen, reply, resolve, start_thread
 from ..services.review_workflow import ReviewError, move, waiting_for_review
 from .htmx_request import HtmxHttpRequest
+from .lookups import case_or_404
 from .review_context import review_context
 
 EDITOR = "evals/case_editor.html"
@@ -26,20 +27,6 @@ REVIEW_ACTIONS = {
 }
 
 
-def _case(
-    request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int, needs: Capability
-) -> tuple[WorkspaceAccess, Case]:
-    access = workspace_access(request.user, slug, needs)
-    case = get_object_or_404(
-        Case.objects.select_related("suite"),
-        pk=case_pk,
-        suite__pk=suite_pk,
-        suite__workspace=access.workspace,
-    )
-    case.suite.workspace = access.workspace
-    return access, case
-
-
 @require_POST
 def case_review(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """Submit the case for review, approve it, or request changes (`step`, optional `note`)."""
@@ -47,7 +34,7 @@ def case_review(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
     if step not in REVIEW_ACTIONS:
         return HttpResponse("Unknown review step.", status=400)
     action, needs = REVIEW_ACTIONS[step]
-    access, case = _case(request, slug, suite_pk, case_pk, needs)
+    access, case = case_or_404(request, slug, suite_pk, case_pk, needs)
     try:
         event = move(case, signed_in_user(request), action, request.POST.get("note", ""))
     except ReviewError as error:
@@ -59,7 +46,7 @@ def case_review(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
 @require_POST
 def thread_create(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """Start a comment thread on the case or on one turn (`anchor` like `input-2`)."""
-    access, case = _case(request, slug, suite_pk, case_pk, Capability.COMMENT)
+    access, case = case_or_404(request, slug, suite_pk, case_pk, Capability.COMMENT)
     section, _, turn = request.POST.get("anchor", "").partition("-")
     try:
         start_thread(
@@ -79,7 +66,7 @@ def thread_reply(
     request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int, thread_pk: int
 ) -> HttpResponse:
     """Reply in a thread (`text`), or resolve or reopen it (`step`)."""
-    access, case = _case(request, slug, suite_pk, case_pk, Capability.COMMENT)
+    access, case = case_or_404(request, slug, suite_pk, case_pk, Capability.COMMENT)
     thread = get_object_or_404(CommentThread, case=case, pk=thread_pk)
     step = request.POST.get("step", "reply")
     try:
