@@ -336,9 +336,8 @@ def _delete_turn(draft: CaseDraft, section: str, index: str) -> str | None:
 
 def _move_turn(draft: CaseDraft, section: str, index: str, direction: str) -> str:
     turns = draft.turns(section)
-    position = _index(index, turns)
-    target = _swap(turns, position, direction)
-    return f"{section}-{target}-move-{direction}"
+    target = _swap(turns, _index(index, turns), direction)
+    return _move_focus(f"{section}-{target}", target, len(turns), direction)
 
 
 def _add_block(draft: CaseDraft, section: str, index: str, block_type: str) -> str:
@@ -361,7 +360,7 @@ def _move_block(draft: CaseDraft, section: str, index: str, block: str, directio
     turn = _turn(draft, section, index)
     target = _swap(turn.blocks, _index(block, turn.blocks), direction)
     turn.content_form = "list"
-    return f"{section}-{index}-block-{target}-move-{direction}"
+    return _move_focus(f"{section}-{index}-block-{target}", target, len(turn.blocks), direction)
 
 
 def _add_evaluator(draft: CaseDraft, evaluator_type: str) -> str:
@@ -386,6 +385,15 @@ def _index(value: str, items: list[Any]) -> int:
     if not 0 <= index < len(items):
         raise IndexError(index)
     return index
+
+
+def _move_focus(prefix: str, position: int, count: int, direction: str) -> str:
+    """The moved item's button to focus: the same direction again, unless it reached the end
+    (that button is then disabled, and a disabled button cannot hold the focus)."""
+    at_end = position == (0 if direction == "up" else count - 1)
+    if at_end and count > 1:
+        direction = "down" if direction == "up" else "up"
+    return f"{prefix}-move-{direction}"
 
 
 def _swap(items: list[Any], position: int, direction: str) -> int:

@@ -6,12 +6,29 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
 from django.test import Client
 
 from tests.factories import admin
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 EXAMPLES = REPOSITORY / "examples"
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Give SQLite a test database file instead of memory, whichever tests run first.
+
+    Threads (the concurrency tests, the browser tests' live server) then each get their own
+    connection to one database, as in production; an in-memory database is shared through one
+    connection or SQLite's shared cache, which fails with "database table is locked".
+    """
+    database = django_settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        folder = tmp_path_factory.mktemp("database")
+        database.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
 
 
 @pytest.fixture

@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.urls import reverse
+
 from ..case_drafts import (
     SECTIONS,
     BlockDraft,
@@ -63,6 +65,12 @@ class TurnRow:
         return f"{self.section}:{self.index}"
 
     @property
+    def label(self) -> str:
+        """How people name the turn: `turn 3`, or `expected message 1`."""
+        kind = "turn" if self.section == "input" else "expected message"
+        return f"{kind} {self.index + 1}"
+
+    @property
     def number(self) -> int:
         """The turn's number as people count, from 1."""
         return self.index + 1
@@ -110,6 +118,8 @@ def editor_context(
         "workspace": workspace,
         "suite": suite,
         "case": case,
+        # Named here, not with {% url %} in the page, so the page's partials have it too.
+        "editor_url": reverse("case_editor", args=[workspace.slug, suite.pk, case.pk]),
         "draft": draft,
         "sections": [_section_rows(draft, name) for name in SECTIONS],
         "evaluators": [

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 import toon_format
 from django.core.management import call_command, execute_from_command_line
+from django.db import connections
 
 from evals_app.formatting.engine import format_case
 from evals_app.formatting.eval_file import parse_eval_file
@@ -123,7 +125,9 @@ def test_toon_adds_the_turns_in_toon(example: None, tmp_path: Path) -> None:
 def test_check_exits_1_when_a_case_has_a_warning(
     example: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(SystemExit) as exit_:
+    # Kept open: the command closes connections when it ends, which would end the test's
+    # transaction on PostgreSQL or an SQLite file.
+    with mock.patch.object(connections, "close_all"), pytest.raises(SystemExit) as exit_:
         execute_from_command_line(["manage.py", "export_evals", "--out", str(tmp_path), "--check"])
 
     assert exit_.value.code == 1

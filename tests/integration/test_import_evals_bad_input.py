@@ -4,9 +4,11 @@ and the database exactly as it was."""
 from __future__ import annotations
 
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.core.management import execute_from_command_line
+from django.db import connections
 
 from evals_app.formatting import yaml_loader
 from tests.factories import database_snapshot, imported_workspace, write_files
@@ -19,10 +21,14 @@ CASE = "  - id: c1\n    outcome: ok\n    input_messages:\n"
 
 def run_import(*args: str) -> int:
     """Run the command as a user would; return its exit status."""
-    try:
-        execute_from_command_line(["manage.py", "import_evals", *args])
-    except SystemExit as exit_:
-        return int(exit_.code or 0)
+    # A command closes every database connection when it ends (BaseCommand.run_from_argv). On
+    # PostgreSQL or an SQLite file that would end the test's transaction (only an in-memory
+    # database ignores it), so the connection is kept open.
+    with mock.patch.object(connections, "close_all"):
+        try:
+            execute_from_command_line(["manage.py", "import_evals", *args])
+        except SystemExit as exit_:
+            return int(exit_.code or 0)
     return 0
 
 

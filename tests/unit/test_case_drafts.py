@@ -94,6 +94,15 @@ def test_moving_a_turn_up_swaps_it_with_the_one_before_and_keeps_focus_on_it() -
     assert focus == "input-1-move-up"
 
 
+def test_moving_a_turn_to_the_end_focuses_its_other_move_button() -> None:
+    draft = draft_of("system", "user", "assistant")
+
+    focus = draft.apply("move-turn:input:1:down")
+
+    assert [turn.role for turn in draft.input_turns] == ["system", "assistant", "user"]
+    assert focus == "input-2-move-up"
+
+
 def test_moving_the_first_turn_up_leaves_the_order_as_it_is() -> None:
     draft = draft_of("system", "user")
 

@@ -1,0 +1,57 @@
+"""The README's screenshots, taken from the states these tests check.
+
+`AGENTV_SCREENSHOTS=1 pytest tests/browser/test_readme_screenshots.py` writes them to
+docs/screenshots/; without it the same flows run and are checked, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from evals_app.models import Workspace
+from tests.browser.pages import MULTI_TURN, input_turns, open_editor, question
+from tests.conftest import REPOSITORY
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOTS = REPOSITORY / "docs" / "screenshots"
+
+
+def screenshot(page: Page, name: str) -> None:
+    """Write the README screenshot `name` of the visible page, when asked to."""
+    if os.environ.get("AGENTV_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / name)
+
+
+def test_the_editor_shows_the_turns_beside_the_preview(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    open_editor(editor, example_workspace, MULTI_TURN)
+    turns = editor.get_by_role("region", name="Input turns")
+    turns.scroll_into_view_if_needed()
+
+    expect(input_turns(editor)).to_have_count(4)
+    expect(input_turns(editor).first).to_be_in_viewport()
+    expect(editor.get_by_text("Role markers on: assistant turn present.")).to_be_in_viewport()
+    expect(question(editor)).to_be_in_viewport()
+    expect(question(editor)).to_contain_text("@[System]:\nYou are a debugging assistant.")
+    screenshot(editor, "editor.png")
+
+
+def test_agent_mode_shows_file_references_in_the_question(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    open_editor(editor, example_workspace, MULTI_TURN)
+    editor.get_by_label("Agent (file references)").check()
+    file_turn = input_turns(editor).nth(3)
+    file_turn.scroll_into_view_if_needed()
+
+    expect(question(editor)).to_contain_text('<file: path="../../src/cart.js">')
+    expect(question(editor)).to_be_in_viewport()
+    expect(file_turn.get_by_role("combobox", name="File", exact=True)).to_be_in_viewport()
+    expect(editor.get_by_label("Agent (file references)")).to_be_checked()
+    screenshot(editor, "editor-agent-mode.png")
