@@ -4,10 +4,11 @@ UV_VERSION := 0.13.8
 UV := .tools/bin/uv
 MANAGE := .venv/bin/python manage.py
 CHROMIUM := /usr/bin/chromium
+POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/.venv
 
-.PHONY: run test setup lint typecheck pytest chromium clean
+.PHONY: run test test-postgres setup lint typecheck pytest chromium postgres clean
 
 run: setup ## Set up, load the example workspace, print the login, serve on 127.0.0.1:8000
 	$(MANAGE) migrate --noinput
@@ -15,6 +16,9 @@ run: setup ## Set up, load the example workspace, print the login, serve on 127.
 	$(MANAGE) runserver 127.0.0.1:8000
 
 test: setup chromium lint typecheck pytest ## Set up everything and run the whole suite
+
+test-postgres: setup chromium postgres ## The whole pytest suite on PostgreSQL (POSTGRES_URL=...)
+	DATABASE_URL='$(POSTGRES_URL)' .venv/bin/pytest
 
 setup: .venv/.synced
 
@@ -32,6 +36,12 @@ chromium: ## Debian's Chromium for the browser tests, installed when missing and
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
 	}
+
+postgres: ## Start the local PostgreSQL cluster if it is installed but not running
+	@if command -v pg_ctlcluster >/dev/null && ! pg_isready -q -h 127.0.0.1; then \
+	  echo "Starting the local PostgreSQL cluster"; \
+	  pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | sort -V | tail -n 1) main start; \
+	fi
 
 lint: setup
 	.venv/bin/ruff check .

@@ -1,11 +1,13 @@
-"""Django settings, read from the environment (see README, "Configuration")."""
+"""Django settings, read from the environment (see README, "Configuration" and "Deployment")."""
 
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -62,7 +64,10 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # Before staticfiles, so that `runserver` serves static files the way production does.
+    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "axes",
     "django_htmx",
     "template_partials.apps.SimpleAppConfig",
     "evals_app",
@@ -70,6 +75,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Right after SecurityMiddleware (WhiteNoise docs): static files skip everything below.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -78,6 +86,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes requires: it turns a refused login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "agentv_web.urls"
@@ -108,18 +118,38 @@ TEMPLATES = [
     }
 ]
 
+# Database: SQLite by default (one user, one machine), PostgreSQL for a team.
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if not DATABASE_URL:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASE_URL = f"sqlite:///{DATA_DIR / 'agentv.sqlite3'}"
+DATABASE_CONN_MAX_AGE = env_int("DATABASE_CONN_MAX_AGE", 0)
 DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL,
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        conn_max_age=DATABASE_CONN_MAX_AGE,
+        conn_health_checks=DATABASE_CONN_MAX_AGE > 0,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # https://docs.djangoproject.com/en/5.2/ref/databases/#sqlite-transaction-behavior
+    # WAL lets readers go on while one connection writes; IMMEDIATE takes the write lock when a
+    # transaction starts, so a second writer waits (up to `timeout` seconds) instead of failing
+    # with "database is locked" when it tries to upgrade a read lock halfway through.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+AUTHENTICATION_BACKENDS = [
+    # First, as django-axes requires: it refuses a locked-out login before any password check.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -130,6 +160,16 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "workspace_list"
 LOGOUT_REDIRECT_URL = "login"
 
+# Login throttling (django-axes): after AGENTV_LOGIN_FAILURE_LIMIT wrong passwords for one
+# username from one address, that pair is refused for AGENTV_LOGIN_LOCKOUT_MINUTES after the
+# last attempt. Behind a reverse proxy every request comes from the proxy's address, so the
+# lock then holds per username. `axes_reset` lifts every lock at once.
+AXES_FAILURE_LIMIT = env_int("AGENTV_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AGENTV_LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "agentv_web.login_lockout.locked_out"
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -137,7 +177,82 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # In production WhiteNoise serves `collectstatic`'s output: compressed, with a content hash
+    # in every name so browsers may cache them forever. Development (and the tests) use the
+    # files as they are, with no `collectstatic` needed.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+# Look files up at each request while developing (no restart after editing a stylesheet).
+WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = DEBUG
 
 # The largest workspace file (guideline, attachment, judge prompt) a person may upload or type in.
 AGENTV_MAX_UPLOAD_BYTES = env_int("AGENTV_MAX_UPLOAD_BYTES", 2**20, minimum=1)
+# The largest request body other than uploaded files, e.g. a file typed into a form: its text,
+# form-encoded (up to 3 bytes per byte: `%E2`), plus the other fields. Bigger is refused (400).
+AGENTV_MAX_REQUEST_BYTES = env_int(
+    "AGENTV_MAX_REQUEST_BYTES", 3 * AGENTV_MAX_UPLOAD_BYTES + 2**20, minimum=1
+)
+DATA_UPLOAD_MAX_MEMORY_SIZE = AGENTV_MAX_REQUEST_BYTES
+# An upload up to the limit stays in memory; a larger one is spooled to a temporary file only
+# to be refused (the limit is checked before the file is read).
+FILE_UPLOAD_MAX_MEMORY_SIZE = AGENTV_MAX_UPLOAD_BYTES
+# The case editor posts about 11 fields per turn: room for cases of well over 1,000 turns.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 20_000
+
+# HTTPS. Production defaults are strict; each setting can be relaxed for a trial over plain
+# HTTP (README, "Deployment"). Behind a proxy that terminates TLS, it must set
+# X-Forwarded-Proto and DJANGO_TRUST_X_FORWARDED_PROTO must be on, or every request looks
+# like plain HTTP and is redirected forever.
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
+if env_bool("DJANGO_TRUST_X_FORWARDED_PROTO", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# Preloading is the domain owner's choice: "do not include the preload directive by default"
+# (https://hstspreload.org/#opt-in), so check --deploy's reminder of it is silenced until then.
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+SESSION_COOKIE_HTTPONLY = True
+# Pages read the CSRF token from the page itself (a form field, htmx's `hx-headers`), never
+# from the cookie, so scripts need not see the cookie.
+CSRF_COOKIE_HTTPONLY = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Content Security Policy (django-csp 4): scripts, styles and everything else only from our own
+# origin; no inline code, no eval. Templates have no inline <script> or style attribute
+# (STYLE.md), and htmx is told not to inject its indicator <style> (templates/base.html).
+# https://django-csp.readthedocs.io/en/latest/configuration.html
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+if not DEBUG:
+    # Without DEBUG, Django only mails errors (to ADMINS, if any): send warnings and errors to
+    # standard error too, where gunicorn's log and the service manager's journal keep them.
+    LOGGING = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "handlers": {"console": {"class": "logging.StreamHandler"}},
+        "root": {"handlers": ["console"], "level": "WARNING"},
+    }

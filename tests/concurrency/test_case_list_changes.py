@@ -1,0 +1,52 @@
+"""A suite's list of cases changed from many threads at once keeps its positions 0, 1, 2, …
+
+Every change locks the suite row first (STYLE.md, "Ordered children"); without that, two
+renumberings interleave and the unique (suite, position) constraint fails or a gap appears.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from evals_app.models import Case, Suite
+from evals_app.services.cases import create_case, duplicate_case, move_case
+from tests import factories
+from tests.concurrency.threads import run_together
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WORKERS = 8
+
+
+@pytest.fixture
+def suite() -> Suite:
+    suite = factories.suite(factories.workspace())
+    for case_id in ("a", "b", "c"):
+        factories.case(suite, case_id)
+    return suite
+
+
+def edit_the_list(suite: Suite, worker: int) -> str:
+    """What one person does: add a case, copy it, and move both around."""
+    added = create_case(suite, f"added-by-{worker}")
+    copy = duplicate_case(added)
+    move_case(added, "up")
+    move_case(copy, "down")
+    move_case(added, "up")
+    move_case(copy, "up")
+    return copy.case_id
+
+
+def test_concurrent_adds_copies_and_moves_keep_positions_unique_and_contiguous(
+    suite: Suite,
+) -> None:
+    results = run_together(
+        [lambda worker=worker: edit_the_list(suite, worker) for worker in range(WORKERS)]
+    )
+
+    assert all(isinstance(copy_id, str) for copy_id in results), results
+    rows = list(Case.objects.filter(suite=suite).values_list("position", "case_id"))
+    positions = sorted(position for position, _ in rows)
+    assert positions == list(range(3 + 2 * WORKERS))
+    ids = {case_id for _, case_id in rows}
+    assert ids == {"a", "b", "c"} | {f"added-by-{w}" for w in range(WORKERS)} | set(results)

@@ -1,0 +1,27 @@
+"""SQLite, the single-user default, is set up for writers that overlap (agentv_web/settings.py):
+WAL, a busy timeout, and transactions that take the write lock when they start."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite settings"),
+]
+
+
+def pragma(name: str) -> object:
+    with connection.cursor() as cursor:
+        cursor.execute(f"PRAGMA {name}")
+        return cursor.fetchone()[0]
+
+
+def test_sqlite_writes_ahead_and_waits_for_a_busy_database() -> None:
+    assert pragma("journal_mode") == "wal"
+    assert pragma("busy_timeout") == 20_000
+
+
+def test_sqlite_transactions_take_the_write_lock_when_they_start() -> None:
+    assert connection.transaction_mode == "IMMEDIATE"
