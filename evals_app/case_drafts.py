@@ -258,6 +258,9 @@ def _turns_from_form(form: Mapping[str, str], section: str) -> list[TurnDraft]:
 def _evaluator_from_form(form: Mapping[str, str], prefix: str) -> EvaluatorDraft:
     meta = _meta(form, f"{prefix}-meta")
     values = {name: form.get(f"{prefix}-{name}", "").strip() for name in EVALUATOR_FIELDS}
+    # An inline judge template is text: its line breaks and blank lines are part of it.
+    prompt = _text(form.get(f"{prefix}-prompt", ""))
+    values["prompt"] = prompt if "\n" in prompt else prompt.strip()
     return EvaluatorDraft(**values, extra=meta["extra"], key_order=meta["key_order"])
 
 

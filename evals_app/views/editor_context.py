@@ -103,6 +103,12 @@ class EvaluatorRow:
     evaluator: EvaluatorDraft
     meta: str
 
+    @property
+    def multiline_prompt(self) -> bool:
+        """Whether the prompt is an inline template of several lines (shown in a text area,
+        since a one-line text box would drop its line breaks)."""
+        return "\n" in self.evaluator.prompt
+
 
 def editor_context(
     formatter: WorkspaceFormatter,

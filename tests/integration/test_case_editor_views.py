@@ -456,3 +456,35 @@ def test_save_queries_do_not_grow_with_the_number_of_turns(
 
     assert response.status_code == 302
     assert Workspace.objects.filter(name=f"ws{turns}").exists()
+
+
+def test_multi_line_inline_judge_prompt_survives_an_unchanged_save(
+    client: Client, tmp_path: Path
+) -> None:
+    evaluator = {"name": "tone", "type": "llm_judge", "prompt": "Grade it.\n\n{{question}}\n"}
+    root = write_files(
+        tmp_path / "judged",
+        {
+            "e.yaml": {
+                "$schema": "agentv-eval-v2",
+                "evalcases": [
+                    {
+                        "id": "judged",
+                        "outcome": "o",
+                        "input_messages": [{"role": "user", "content": "x"}],
+                        "execution": {"evaluators": [evaluator]},
+                    }
+                ],
+            }
+        },
+    )
+    import_workspace(root, "judged")
+    case = case_named("judged")
+    before = case_document(case)
+    html = client.get(editor_url(case)).content.decode()
+
+    client.post(editor_url(case), {**form_of(html), "action": "save"})
+
+    # A text box would drop the line breaks in the browser; a text area keeps them.
+    assert '<textarea id="evaluator-0-prompt"' in html
+    assert case_document(Case.objects.get(pk=case.pk)) == before

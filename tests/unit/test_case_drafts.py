@@ -225,3 +225,20 @@ def test_form_the_editor_did_not_produce_is_refused(fields: dict[str, str]) -> N
 
 def test_new_turn_is_a_single_empty_text() -> None:
     assert TurnDraft().document() == {"role": "user", "content": ""}
+
+
+def test_multi_line_inline_judge_prompt_keeps_its_lines() -> None:
+    template = "Grade this.\r\n\r\n{{question}}\r\n"
+    draft = CaseDraft.from_form(
+        minimal_form(
+            **{
+                "evaluator-count": "1",
+                "evaluator-0-type": "llm_judge",
+                "evaluator-0-prompt": template,
+            }
+        )
+    )
+
+    assert (
+        draft.document()["execution"]["evaluators"][0]["prompt"] == "Grade this.\n\n{{question}}\n"
+    )
