@@ -8,7 +8,7 @@ POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/.venv
 
-.PHONY: run test test-postgres setup lint typecheck pytest chromium postgres clean
+.PHONY: run test test-postgres bench bench-quick setup lint typecheck pytest chromium postgres clean
 
 run: setup ## Set up, load the example workspace, print the login, serve on 127.0.0.1:8000
 	$(MANAGE) migrate --noinput
@@ -19,6 +19,12 @@ test: setup chromium lint typecheck pytest ## Set up everything and run the whol
 
 test-postgres: setup chromium postgres ## The whole pytest suite on PostgreSQL (POSTGRES_URL=...)
 	DATABASE_URL='$(POSTGRES_URL)' .venv/bin/pytest
+
+bench: setup chromium ## Every performance figure, one JSON line each (README, "Performance")
+	.venv/bin/python -m bench.run $(ARGS)
+
+bench-quick: setup chromium ## The same at a small size, as a smoke test (under a minute)
+	.venv/bin/python -m bench.run --quick $(ARGS)
 
 setup: .venv/.synced
 

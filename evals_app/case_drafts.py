@@ -301,13 +301,29 @@ def _meta(form: Mapping[str, str], name: str) -> dict[str, Any]:
 
 
 def meta_json(item: BlockDraft | TurnDraft | EvaluatorDraft | CaseDraft) -> str:
-    """The hidden `-meta` value that carries an item's unknown keys through the form."""
+    """The hidden `-meta` value that carries an item's unknown keys through the form.
+
+    Empty for a turn or block (nearly all of them) that has only its own keys in the usual
+    order, which is what an empty value reads as: the preview posts the whole form on every
+    pause in typing.
+    """
+    if _plain(item):
+        return ""
     meta: dict[str, Any] = {"extra": item.extra, "key_order": item.key_order}
     if isinstance(item, BlockDraft) and item.bare:
         meta["bare"] = True
     if isinstance(item, TurnDraft):
         meta["content_form"] = item.content_form
     return json.dumps(meta, ensure_ascii=False, separators=(",", ":"))
+
+
+def _plain(item: BlockDraft | TurnDraft | EvaluatorDraft | CaseDraft) -> bool:
+    if isinstance(item, TurnDraft):
+        usual = item.content_form == "string" and item.key_order in ([], ["role", "content"])
+        return usual and not item.extra
+    if isinstance(item, BlockDraft):
+        return not item.bare and not item.extra and item.key_order in ([], ["type", "value"])
+    return False
 
 
 def execution_meta_json(draft: CaseDraft) -> str:

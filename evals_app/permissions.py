@@ -100,7 +100,9 @@ def workspace_access(
     """
     if not user.is_authenticated:
         raise Http404("No such workspace.")
-    role = Membership.objects.filter(workspace=OuterRef("pk"), user_id=user.pk).values("role")[:1]
+    # No ordering: the pair is unique, and Membership's default ordering would join two tables.
+    memberships = Membership.objects.filter(workspace=OuterRef("pk"), user_id=user.pk)
+    role = memberships.order_by().values("role")[:1]
     workspace = Workspace.objects.annotate(my_role=Subquery(role)).filter(slug=slug).first()
     is_superuser = bool(getattr(user, "is_superuser", False))
     if workspace is None or (workspace.my_role is None and not is_superuser):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from evals_app.formatting.judge_prompt import (
     CANDIDATE_ANSWER_PLACEHOLDER,
@@ -72,10 +73,10 @@ class FormattedCase:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Turn:
+class _Turn(NamedTuple):
     role: Role
     segments: list[Segment]
+    visible: bool  # has a visible segment (FORMATTING.md, "visible content")
 
 
 def decide_role_markers(roles: Sequence[Role], visible_turns: int) -> tuple[bool, str]:
@@ -108,11 +109,11 @@ def format_case(
     renderer = SegmentRenderer(
         case_id=case.id, eval_path=eval_path, files=files, guideline_patterns=guideline_patterns
     )
-    turns = [
-        _Turn(message.role, renderer.render(message.blocks(), mode=mode, section="input", turn=i))
-        for i, message in enumerate(case.input_messages)
-    ]
-    visible = [turn for turn in turns if any(segment.visible for segment in turn.segments)]
+    turns: list[_Turn] = []
+    for i, message in enumerate(case.input_messages):
+        segments = renderer.render(message.block_values(), mode=mode, section="input", turn=i)
+        turns.append(_Turn(message.role, segments, any(segment.visible for segment in segments)))
+    visible = [turn for turn in turns if turn.visible]
     role_markers, reason = decide_role_markers([turn.role for turn in turns], len(visible))
     if not visible:
         renderer.warn_case(
@@ -120,13 +121,13 @@ def format_case(
         )
     guidelines = _guidelines(turns)
     rendered_turns = tuple(
-        (turn.role, "\n".join(segment.text for segment in turn.segments)) for turn in visible
+        (turn.role, "\n".join([segment.text for segment in turn.segments])) for turn in visible
     )
     if role_markers:
         question = "\n\n".join(f"@[{ROLE_LABELS[role]}]:\n{text}" for role, text in rendered_turns)
         chat_prompt: list[dict[str, str]] | None = _chat_prompt(turns, guidelines)
     else:
-        question = "\n\n".join(segment.text for segment in visible[0].segments) if visible else ""
+        question = "\n\n".join([segment.text for segment in visible[0].segments]) if visible else ""
         chat_prompt = None
     # Rendered after the input so that warnings come in reading order: input, expected, judge.
     reference = reference_answer(case, renderer)
@@ -169,10 +170,12 @@ def _chat_prompt(turns: Sequence[_Turn], guidelines: str) -> list[dict[str, str]
     system_parts = [f"[[ ## Guidelines ## ]]\n\n{guidelines}"] if guidelines else []
     messages: list[dict[str, str]] = []
     for index, turn in enumerate(turns):
-        if not any(segment.visible for segment in turn.segments):
+        if not turn.visible:
             continue
         # Guideline refs are left out: the guidelines block in the system entry carries them.
-        content = "\n".join(segment.text for segment in turn.segments if segment.guideline is None)
+        content = "\n".join(
+            [segment.text for segment in turn.segments if segment.guideline is None]
+        )
         if index < leading:
             system_parts.append(content)
         elif turn.role in ("user", "assistant"):

@@ -51,7 +51,7 @@ def reference_answer(case: EvalCase, renderer: SegmentRenderer) -> str:
     """The first expected message rendered as in `lm` mode, blocks joined by a blank line."""
     if not case.expected_messages:
         return ""
-    blocks = case.expected_messages[0].blocks()
+    blocks = case.expected_messages[0].block_values()
     segments = renderer.render(blocks, mode="lm", section="expected", turn=0)
     return "\n\n".join(segment.text for segment in segments)
 

@@ -12,6 +12,8 @@ def ordered_mapping(
 
     A known key whose value is None is written only if the source had it (`key: null`).
     """
+    if not extra and key_order == list(known):
+        return dict(known)  # nearly every message and block: exactly the known keys, in order
     present = {key: value for key, value in known.items() if value is not None or key in key_order}
     result: dict[str, Any] = {}
     for key in key_order:

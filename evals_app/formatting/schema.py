@@ -45,6 +45,15 @@ class Message(_Open):
             for item in self.content
         ]
 
+    def block_values(self) -> list[tuple[str, str]]:
+        """`(type, value)` of each block: what the formatter reads, without building blocks."""
+        if isinstance(self.content, str):
+            return [("text", self.content)]
+        return [
+            ("text", item) if isinstance(item, str) else (item.type, item.value)
+            for item in self.content
+        ]
+
 
 class Evaluator(_Open):
     """An evaluator of a case: `llm_judge` (optional prompt file or inline text) or `code`."""

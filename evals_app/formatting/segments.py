@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from evals_app.formatting.guideline_patterns import is_guideline
-from evals_app.formatting.schema import ContentBlock
 from evals_app.formatting.workspace_files import (
     FileResolution,
     FileSource,
@@ -41,9 +40,11 @@ class FormattingWarning:
     turn: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
-    """One rendered block. `guideline` is set for guideline refs, which are never visible."""
+class Segment(NamedTuple):
+    """One rendered block. `guideline` is set for guideline refs, which are never visible.
+
+    A named tuple: formatting a suite makes millions of them.
+    """
 
     text: str
     visible: bool
@@ -77,23 +78,24 @@ class SegmentRenderer:
         self.warnings: list[FormattingWarning] = []
 
     def render(
-        self, blocks: Iterable[ContentBlock], *, mode: Mode, section: Section, turn: int
+        self, blocks: Iterable[tuple[str, str]], *, mode: Mode, section: Section, turn: int
     ) -> list[Segment]:
-        """The segments of one message's blocks; dropped blocks leave a warning instead."""
+        """The segments of one message's `(type, value)` blocks; dropped blocks leave a
+        warning instead."""
         segments: list[Segment] = []
-        for block in blocks:
-            if block.type == "text":
-                text = block.value.strip()
+        for block_type, value in blocks:
+            if block_type == "text":
+                text = value.strip()
                 if text:
-                    segments.append(Segment(text, visible=True))
-            elif block.type == "file":
-                segment = self._render_file(block.value, mode=mode, section=section, turn=turn)
+                    segments.append(Segment(text, True))
+            elif block_type == "file":
+                segment = self._render_file(value, mode=mode, section=section, turn=turn)
                 if segment is not None:
                     segments.append(segment)
             else:
                 self._warn(
                     "unknown_block_type",
-                    f'block type "{block.type}" is not formatted; it is kept in the YAML '
+                    f'block type "{block_type}" is not formatted; it is kept in the YAML '
                     "but left out of the prompt.",
                     section,
                     turn,

@@ -78,6 +78,10 @@ class DirectoryFiles:
         self._cache[path] = text
         return text
 
+    def found_paths(self) -> set[str]:
+        """The paths read so far that held a file."""
+        return {path for path, text in self._cache.items() if text is not None}
+
     def _read_uncached(self, path: str) -> str | None:
         real_path = os.path.realpath(os.path.join(self._real_root, path))
         # Symlinks are followed only while they stay inside the workspace (FORMATTING.md step 3).
@@ -140,6 +144,11 @@ def resolve_file(value: str, eval_path: str, files: FileSource) -> FileResolutio
                 text = text.replace("\r\n", "\n")
             return FileResolution(shown, candidates[: index + 1], ResolvedFile(candidate, text))
     return FileResolution(shown, candidates)
+
+
+def candidate_paths(value: str, eval_path: str) -> tuple[str, ...]:
+    """Every workspace path `resolve_file` may read for the reference `value`, in order."""
+    return _candidates(eval_path, display_path(value))
 
 
 @functools.lru_cache(maxsize=4096)

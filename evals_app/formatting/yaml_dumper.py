@@ -13,6 +13,7 @@ import yaml
 from yaml._yaml import CEmitter
 from yaml.nodes import ScalarNode
 
+from .yaml_emitter import Unsupported, emit_yaml
 from .yaml_loader import core_tag_of_plain_scalar
 
 _STR_TAG = "tag:yaml.org,2002:str"
@@ -32,6 +33,8 @@ class _Dumper(CEmitter, yaml.representer.SafeRepresenter, _Resolver):
             self,
             stream,
             allow_unicode=True,
+            # `yaml.dump` passes width=None, so libyaml's default of 80 columns applies (and
+            # yaml_emitter folds long lines the same way).
             width=kwargs.get("width", 1_000_000),
             indent=2,
             encoding=None,
@@ -52,6 +55,17 @@ _Dumper.add_representer(str, _represent_str)
 
 
 def dump_yaml(data: Any) -> str:
-    """Serialise `data` (dicts, lists and scalars) as a YAML document."""
+    """Serialise `data` (dicts, lists and scalars) as a YAML document.
+
+    The fast writer in yaml_emitter handles what the export writes; PyYAML the rest.
+    """
+    try:
+        return emit_yaml(data)
+    except Unsupported:
+        return dump_yaml_with_pyyaml(data)
+
+
+def dump_yaml_with_pyyaml(data: Any) -> str:
+    """`dump_yaml` done by PyYAML alone: the reference the fast writer is tested against."""
     text: str = yaml.dump(data, Dumper=_Dumper)
     return text

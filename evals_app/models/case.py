@@ -35,6 +35,16 @@ class Case(models.Model):
         max_length=20, choices=ReviewStatus.choices, default=ReviewStatus.DRAFT, db_index=True
     )
     updated_at = models.DateTimeField(auto_now=True)
+    # How the case formats (lm mode), as the suite page lists it: stored, because formatting a
+    # thousand cases on every view of the page would take seconds. Whatever changes the case or
+    # its workspace's files or guideline patterns clears `summary_current`, and the suite page
+    # recomputes such summaries before listing them (services/case_summaries.py).
+    summary_current = models.BooleanField(default=False)
+    input_turns = models.PositiveIntegerField(default=0)
+    role_markers = models.BooleanField(null=True, default=None)
+    marker_reason = models.TextField(blank=True, default="")
+    format_warnings = OrderedJSONField(default=list, help_text="Formatting warnings (lm mode)")
+    format_problem = models.TextField(blank=True, default="", help_text="Why it cannot format")
 
     class Meta:
         ordering = ["suite", "position"]

@@ -60,6 +60,7 @@ def duplicate_case(case: Case, author: User | None = None) -> Case:
         duplicate.position = original.position + 1
         duplicate.version = 1
         duplicate.status = ReviewStatus.DRAFT  # a copy is a new case: nobody reviewed it yet
+        duplicate.summary_current = False  # its warnings name the copy's id (case_summaries)
         duplicate.save()
         # Copying every field of the fetched rows (pk cleared) keeps fields added later, too.
         blocks_per_message = [list(message.blocks.all()) for message in messages]

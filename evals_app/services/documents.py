@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -10,6 +10,7 @@ from django.db.models import Prefetch, QuerySet
 from ..formatting.key_order import ordered_mapping, split_mapping
 from ..formatting.schema import EVAL_SCHEMA
 from ..models import Case, ContentBlock, Message, Suite
+from .row_inserts import insert_rows, json_text, key_order_text
 
 FILE_KEYS = ("$schema", "description", "dataset", "target", "execution", "evalcases")
 CASE_KEYS = ("id", "conversation_id", "outcome", "input_messages", "expected_messages", "execution")
@@ -24,30 +25,53 @@ def with_conversation(cases: QuerySet[Case]) -> QuerySet[Case]:
     return cases.prefetch_related(Prefetch("messages", queryset=messages))
 
 
+# A content block as plain values: type, value, bare, extra, key_order (see case_reading).
+BlockValues = tuple[str, str, bool, dict[str, Any], list[str]]
+
+
 def block_document(block: ContentBlock) -> Any:
     """A content block as written in YAML: a mapping, or a bare string."""
-    if block.bare:
-        return block.value
-    return ordered_mapping({"type": block.type, "value": block.value}, block.extra, block.key_order)
+    return block_mapping(block.type, block.value, block.bare, block.extra, block.key_order)
+
+
+def block_mapping(
+    block_type: str, value: str, bare: bool, extra: dict[str, Any], key_order: list[str]
+) -> Any:
+    """`block_document` from a block's values rather than its row."""
+    if bare:
+        return value
+    return ordered_mapping({"type": block_type, "value": value}, extra, key_order)
 
 
 def message_document(message: Message, blocks: Iterable[ContentBlock]) -> dict[str, Any]:
     """A message as written in YAML, its content a string where it was one."""
-    blocks = list(blocks)
+    values = [(b.type, b.value, b.bare, b.extra, b.key_order) for b in blocks]
+    return message_mapping(
+        message.role, message.content_form, message.extra, message.key_order, values
+    )
+
+
+def message_mapping(
+    role: str,
+    content_form: str,
+    extra: dict[str, Any],
+    key_order: list[str],
+    blocks: list[BlockValues],
+) -> dict[str, Any]:
+    """`message_document` from a message's values and its blocks' values."""
     content: Any
-    if message.content_form == Message.ContentForm.STRING and _is_plain_text(blocks):
-        content = blocks[0].value
+    if content_form == Message.ContentForm.STRING and _is_plain_text(blocks):
+        content = blocks[0][1]
     else:
-        content = [block_document(block) for block in blocks]
-    return ordered_mapping(
-        {"role": message.role, "content": content}, message.extra, message.key_order
-    )
+        content = [block_mapping(*block) for block in blocks]
+    return ordered_mapping({"role": role, "content": content}, extra, key_order)
 
 
-def _is_plain_text(blocks: list[ContentBlock]) -> bool:
-    return (
-        len(blocks) == 1 and blocks[0].type == "text" and not blocks[0].extra and not blocks[0].bare
-    )
+def _is_plain_text(blocks: list[BlockValues]) -> bool:
+    if len(blocks) != 1:
+        return False
+    block_type, _, bare, extra, _ = blocks[0]
+    return block_type == "text" and not extra and not bare
 
 
 def case_document(case: Case) -> dict[str, Any]:
@@ -57,17 +81,38 @@ def case_document(case: Case) -> dict[str, Any]:
     for message in case.messages.all():
         target = inputs if message.section == Message.Section.INPUT else expected
         target.append(message_document(message, message.blocks.all()))
+    return case_mapping(
+        case.case_id,
+        case.conversation_id,
+        case.outcome,
+        case.execution,
+        case.extra,
+        case.key_order,
+        inputs,
+        expected,
+    )
+
+
+def case_mapping(
+    case_id: str,
+    conversation_id: str | None,
+    outcome: str,
+    execution: Any,
+    extra: dict[str, Any],
+    key_order: list[str],
+    inputs: list[dict[str, Any]],
+    expected: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """`case_document` from a case's values and its messages' mappings."""
     known = {
-        "id": case.case_id,
-        "conversation_id": case.conversation_id,
-        "outcome": case.outcome,
+        "id": case_id,
+        "conversation_id": conversation_id,
+        "outcome": outcome,
         "input_messages": inputs,
-        "expected_messages": expected
-        if expected or "expected_messages" in case.key_order
-        else None,
-        "execution": case.execution,
+        "expected_messages": expected if expected or "expected_messages" in key_order else None,
+        "execution": execution,
     }
-    return ordered_mapping(known, case.extra, case.key_order)
+    return ordered_mapping(known, extra, key_order)
 
 
 def suite_header(suite: Suite) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -92,39 +137,6 @@ def suite_document(suite: Suite, cases: Iterable[Case]) -> dict[str, Any]:
     """A whole suite as one mapping (for small suites; export streams instead)."""
     before, after = suite_header(suite)
     return {**before, "evalcases": [case_document(case) for case in cases], **after}
-
-
-def rows_from_messages(
-    messages: list[dict[str, Any]], section: str
-) -> Iterator[tuple[Message, list[ContentBlock]]]:
-    """Unsaved Message and ContentBlock rows for a validated list of YAML messages."""
-    for position, data in enumerate(messages):
-        extra, key_order = split_mapping(data, MESSAGE_KEYS)
-        content = data["content"]
-        message = Message(
-            section=section,
-            position=position,
-            role=data["role"],
-            content_form=Message.ContentForm.STRING
-            if isinstance(content, str)
-            else Message.ContentForm.LIST,
-            extra=extra,
-            key_order=key_order,
-        )
-        if isinstance(content, str):
-            blocks = [ContentBlock(position=0, type="text", value=content)]
-        else:
-            blocks = [_block_row(index, item) for index, item in enumerate(content)]
-        yield message, blocks
-
-
-def _block_row(position: int, item: Any) -> ContentBlock:
-    if isinstance(item, str):
-        return ContentBlock(position=position, type="text", value=item, bare=True)
-    extra, key_order = split_mapping(item, BLOCK_KEYS)
-    return ContentBlock(
-        position=position, type=item["type"], value=item["value"], extra=extra, key_order=key_order
-    )
 
 
 def case_row(data: dict[str, Any], position: int) -> Case:
@@ -156,19 +168,55 @@ def suite_row(data: dict[str, Any], path: str) -> Suite:
 
 
 def store_messages(cases: Iterable[tuple[Case, dict[str, Any]]]) -> None:
-    """Insert the messages and blocks of saved cases, from their validated YAML mappings."""
-    messages: list[Message] = []
-    blocks_per_message: list[list[ContentBlock]] = []
+    """Insert the messages and blocks of saved cases, from their validated YAML mappings.
+
+    Rows go in with `insert_rows` (an import writes hundreds of thousands of them); the new
+    messages' keys are then read back, to point their blocks at them.
+    """
+    message_rows: list[tuple[Any, ...]] = []
+    blocks_by_message: dict[tuple[int, str, int], list[tuple[Any, ...]]] = {}
+    case_pks: list[int] = []
     for case, document in cases:
+        case_pks.append(case.pk)
         for section, key in (("input", "input_messages"), ("expected", "expected_messages")):
-            for message, blocks in rows_from_messages(document.get(key) or [], section):
-                message.case = case
-                messages.append(message)
-                blocks_per_message.append(blocks)
-    Message.objects.bulk_create(messages, batch_size=2000)
-    all_blocks: list[ContentBlock] = []
-    for message, blocks in zip(messages, blocks_per_message, strict=True):
-        for block in blocks:
-            block.message = message
-        all_blocks.extend(blocks)
-    ContentBlock.objects.bulk_create(all_blocks, batch_size=2000)
+            for position, data in enumerate(document.get(key) or []):
+                message_rows.append((case.pk, section, position, *_message_values(data)))
+                blocks_by_message[case.pk, section, position] = _block_values(data["content"])
+    insert_rows(Message, MESSAGE_COLUMNS, message_rows)
+    block_rows: list[tuple[Any, ...]] = []
+    for start in range(0, len(case_pks), _READ_BACK_CHUNK):
+        stored = Message.objects.filter(case_id__in=case_pks[start : start + _READ_BACK_CHUNK])
+        for pk, case_pk, section, position in stored.values_list(
+            "pk", "case_id", "section", "position"
+        ):
+            blocks = blocks_by_message[case_pk, section, position]
+            block_rows.extend((pk, *values) for values in blocks)
+    insert_rows(ContentBlock, BLOCK_COLUMNS, block_rows)
+
+
+MESSAGE_COLUMNS = ("case", "section", "position", "role", "content_form", "extra", "key_order")
+BLOCK_COLUMNS = ("message", "position", "type", "value", "bare", "extra", "key_order")
+_READ_BACK_CHUNK = 500  # cases per query when reading back new messages' keys
+
+
+def _message_values(data: dict[str, Any]) -> tuple[Any, ...]:
+    """role, content_form, extra, key_order (as stored) of a validated YAML message."""
+    extra, key_order = split_mapping(data, MESSAGE_KEYS)
+    string = isinstance(data["content"], str)
+    form = Message.ContentForm.STRING if string else Message.ContentForm.LIST
+    return data["role"], form, json_text(extra), key_order_text(key_order)
+
+
+def _block_values(content: Any) -> list[tuple[Any, ...]]:
+    """position, type, value, bare, extra, key_order (as stored) of each block of a message."""
+    if isinstance(content, str):
+        return [(0, "text", content, False, "{}", "[]")]
+    rows: list[tuple[Any, ...]] = []
+    for position, item in enumerate(content):
+        if isinstance(item, str):
+            rows.append((position, "text", item, True, "{}", "[]"))
+        else:
+            extra, key_order = split_mapping(item, BLOCK_KEYS)
+            extra_text, order_text = json_text(extra), key_order_text(key_order)
+            rows.append((position, item["type"], item["value"], False, extra_text, order_text))
+    return rows

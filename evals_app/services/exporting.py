@@ -1,12 +1,14 @@
 """Exporting workspaces: eval YAML, stored files, config and `formatted.jsonl`, written atomically.
 
-Cases are read in chunks and written as they come, so memory does not grow with suite size.
+Cases are read in chunks (case_reading) and written as they come, so memory does not grow with
+the number of cases.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -14,19 +16,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 
 from ..formatting.engine import Mode
 from ..formatting.schema import CONFIG_SCHEMA
 from ..formatting.toon import encode_turns
 from ..formatting.yaml_dumper import dump_yaml
-from ..models import Case, ContentBlock, Message, ReviewStatus, Suite, Workspace
-from .documents import case_document, suite_header
-from .formatting import WorkspaceFormatter, stored_eval_case
+from ..models import Case, ReviewStatus, Suite, Workspace
+from .case_reading import StoredCase, stored_cases
+from .documents import suite_header
+from .formatting import WorkspaceFormatter, stored_document_eval_case
 from .importing import CONFIG_PATH
 
 FORMATTED_FILE = "formatted.jsonl"
-CHUNK_SIZE = 500
+# `.<target name>.<8 random characters>.tmp`, as tempfile.mkstemp names them in _atomic_file.
+TEMPORARY_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
 
 
 @dataclass
@@ -56,6 +60,7 @@ def export_workspace(
     With `approved_only`, only cases whose review is approved are written (and formatted).
     """
     folder = out / workspace.slug
+    _remove_stale_temporary_files(folder)
     summary = ExportSummary(workspace=workspace, folder=folder)
     formatter = WorkspaceFormatter(workspace)
     for path, text in formatter.file_texts.items():
@@ -70,14 +75,12 @@ def export_workspace(
             with _atomic_file(_inside(folder, suite.path)) as yaml_out:
                 before, after = suite_header(suite)
                 yaml_out.write(dump_yaml(before) if before else "")
-                cases = _cases_of(suite, approved_only)
                 first = True
-                for case in cases:
+                for case in stored_cases(_cases_of(suite, approved_only)):
                     if first:
                         yaml_out.write("evalcases:\n")
                         first = False
-                    document = case_document(case)
-                    yaml_out.write(dump_yaml([document]))
+                    yaml_out.write(dump_yaml([case_document(case)]))
                     summary.cases += 1
                     for line in _formatted_lines(formatter, suite, case, modes, toon, summary):
                         jsonl.write(line)
@@ -89,33 +92,30 @@ def export_workspace(
     return summary
 
 
-def _cases_of(suite: Suite, approved_only: bool) -> Iterator[Case]:
-    blocks = Prefetch("blocks", queryset=ContentBlock.objects.order_by("position"))
-    messages: QuerySet[Message] = Message.objects.order_by("section", "position").prefetch_related(
-        blocks
-    )
-    cases = suite.cases.filter(status=ReviewStatus.APPROVED) if approved_only else suite.cases
-    return (
-        cases.order_by("position")
-        .prefetch_related(Prefetch("messages", queryset=messages))
-        .iterator(chunk_size=CHUNK_SIZE)
-    )
+def case_document(case: StoredCase) -> dict[str, Any]:
+    """The mapping the export writes for a stored case."""
+    return case.document
+
+
+def _cases_of(suite: Suite, approved_only: bool) -> QuerySet[Case]:
+    cases = suite.cases.all()
+    return cases.filter(status=ReviewStatus.APPROVED) if approved_only else cases
 
 
 def _formatted_lines(
     formatter: WorkspaceFormatter,
     suite: Suite,
-    case: Case,
+    case: StoredCase,
     modes: tuple[Mode, ...],
     toon: bool,
     summary: ExportSummary,
 ) -> Iterator[str]:
-    eval_case = stored_eval_case(case)
+    eval_case = stored_document_eval_case(case.document)
     for mode in modes:
         formatted = formatter.format_eval_case(eval_case, suite, mode)
         record: dict[str, Any] = {
             "file": suite.path,
-            "id": case.case_id,
+            "id": eval_case.id,
             "mode": mode,
             "question": formatted.question,
             "guidelines": formatted.guidelines,
@@ -144,6 +144,16 @@ def _inside(folder: Path, relative: str) -> Path:
 def _write_text(folder: Path, relative: str, text: str) -> None:
     with _atomic_file(_inside(folder, relative)) as handle:
         handle.write(text)
+
+
+def _remove_stale_temporary_files(folder: Path) -> None:
+    """Delete the temporary files of an earlier export that was killed (SIGKILL, power loss:
+    its own clean-up never ran). Only names that `_atomic_file` makes are touched."""
+    if not folder.is_dir():
+        return
+    for path in folder.rglob(".*.tmp"):
+        if TEMPORARY_NAME.fullmatch(path.name) and path.is_file() and not path.is_symlink():
+            path.unlink(missing_ok=True)
 
 
 @contextmanager

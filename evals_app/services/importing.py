@@ -21,10 +21,13 @@ from ..formatting.schema import EvalCase, Execution
 from ..formatting.workspace_files import DirectoryFiles, FileSource, resolve_file
 from ..formatting.yaml_loader import MAX_BYTES, load_yaml
 from ..models import Case, Suite, Workspace, WorkspaceFile
+from .case_summaries import Summary, mark_workspace_stale, set_summary, summary_of
 from .documents import case_row, store_messages, suite_row
 
 CONFIG_PATH = ".agentv/config.yaml"
 YAML_SUFFIXES = (".yaml", ".yml")
+OUTSIDE_LINK = "is a symbolic link to a file outside the workspace; it is not read"
+CASE_BATCH = 2000  # cases per INSERT where the database allows (SQLite: fewer, see bulk_create)
 
 
 class ImportFailed(Exception):
@@ -67,8 +70,10 @@ def import_workspace(path: Path, name: str | None = None) -> ImportSummary:
     eval_files = _read_eval_files(path.resolve(), root)
     summary = ImportSummary(workspace=Workspace(name=name or root.name))
     stored: dict[str, str] = {}
+    case_summaries: list[list[Summary]] = []
     for eval_file in eval_files:
         file_execution = eval_file.parsed.model.execution
+        case_summaries.append([])
         for case in eval_file.parsed.model.evalcases:
             stored.update(_referenced_files(case, eval_file.path, files, file_execution))
             formatted = format_case(
@@ -81,17 +86,28 @@ def import_workspace(path: Path, name: str | None = None) -> ImportSummary:
             summary.warnings.extend(
                 f"{eval_file.path}: {warning.message}" for warning in formatted.warnings
             )
+            case_summaries[-1].append(summary_of(len(case.input_messages), formatted))
+    # These formattings read the folder; they are what the suite page shows for the stored
+    # files only if every file they read is stored and nothing else can be found there.
+    exact = not files.undecodable and files.found_paths() <= stored.keys()
     with transaction.atomic():
+        existed = Workspace.objects.filter(name=summary.workspace.name).exists()
         summary.workspace = _upsert_workspace(summary.workspace.name, patterns, config)
         summary.files = _store_files(summary.workspace, stored)
-        for eval_file in eval_files:
-            summary.cases += _store_suite(summary.workspace, eval_file)
+        for eval_file, summaries in zip(eval_files, case_summaries, strict=True):
+            summary.cases += _store_suite(
+                summary.workspace, eval_file, summaries if exact and not existed else None
+            )
         summary.suites = len(eval_files)
+        if existed:  # its other suites may format differently with the new files and patterns
+            mark_workspace_stale(summary.workspace)
     return summary
 
 
 def _read_config(root: Path) -> tuple[list[str], dict]:
     config_file = root / CONFIG_PATH
+    if config_file.is_file() and not _inside(config_file, root):
+        raise ImportFailed([EvalFileError(OUTSIDE_LINK, file=CONFIG_PATH)])
     source = config_file.read_bytes() if config_file.is_file() else None
     try:
         return parse_guideline_patterns(source)
@@ -106,6 +122,8 @@ def _read_eval_files(path: Path, root: Path) -> list[_EvalFileOnDisk]:
     for candidate in candidates:
         relative = candidate.relative_to(root).as_posix()
         try:
+            if not _inside(candidate, root):
+                raise EvalFileError(OUTSIDE_LINK)
             if candidate.stat().st_size > MAX_BYTES:
                 raise EvalFileError(f"file is larger than the limit of {MAX_BYTES // 2**20} MiB")
             source = candidate.read_bytes()
@@ -128,6 +146,11 @@ def _read_eval_files(path: Path, root: Path) -> list[_EvalFileOnDisk]:
     return found
 
 
+def _inside(path: Path, root: Path) -> bool:
+    """Whether `path`, symbolic links followed, is in the (resolved) workspace root."""
+    return path.resolve().is_relative_to(root)
+
+
 def _yaml_files(root: Path) -> Iterator[Path]:
     for candidate in root.rglob("*"):
         if candidate.suffix not in YAML_SUFFIXES or not candidate.is_file():
@@ -143,10 +166,10 @@ def _referenced_files(
 ) -> dict[str, str]:
     """Every workspace file the case needs for formatting: file blocks and judge prompts."""
     values = [
-        block.value
+        value
         for message in [*case.input_messages, *(case.expected_messages or [])]
-        for block in message.blocks()
-        if block.type == "file"
+        for block_type, value in message.block_values()
+        if block_type == "file"
     ]
     for execution in (case.execution, file_execution):
         for evaluator in (execution.evaluators or []) if execution else []:
@@ -189,20 +212,25 @@ def _store_files(workspace: Workspace, texts: dict[str, str]) -> int:
     return len(texts)
 
 
-def _store_suite(workspace: Workspace, eval_file: _EvalFileOnDisk) -> int:
-    """Replace the suite at this path with the file's cases; returns the number of cases."""
+def _store_suite(
+    workspace: Workspace, eval_file: _EvalFileOnDisk, summaries: list[Summary] | None
+) -> int:
+    """Replace the suite at this path with the file's cases; returns the number of cases.
+
+    With `summaries`, the cases' summaries are stored too (else the suite page computes them).
+    """
     Suite.objects.filter(workspace=workspace, path=eval_file.path).delete()
     suite = suite_row(eval_file.parsed.data, eval_file.path)
     suite.workspace = workspace
     suite.save()
     cases_data = eval_file.parsed.data["evalcases"]
-    cases = Case.objects.bulk_create(
-        [_with_suite(case_row(data, position), suite) for position, data in enumerate(cases_data)]
-    )
+    rows = []
+    for position, data in enumerate(cases_data):
+        case = case_row(data, position)
+        case.suite = suite
+        if summaries is not None:
+            set_summary(case, summaries[position])
+        rows.append(case)
+    cases = Case.objects.bulk_create(rows, batch_size=CASE_BATCH)
     store_messages(zip(cases, cases_data, strict=True))
     return len(cases)
-
-
-def _with_suite(case: Case, suite: Suite) -> Case:
-    case.suite = suite
-    return case

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
+from django.core.paginator import Page, Paginator
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
-from pydantic import ValidationError
+from django.db.models import (
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Window,
+)
+from django.db.models.functions import Coalesce
 
-from ..formatting.engine import FormattedCase
-from ..models import Case, ContentBlock, Message, Suite, Workspace
+from ..models import Case, CommentThread, ContentBlock, Suite, Workspace
+from .case_summaries import StoredFormatting, refresh_summaries, stored_formatting
 from .formatting import WorkspaceFormatter
 from .workspace_paths import check_path_free, clean_eval_path
 
@@ -31,7 +43,7 @@ class CaseSummary:
 
     case: Case
     input_turns: int
-    formatted: FormattedCase | None
+    formatted: StoredFormatting | None
     # Set instead of `formatted` when the stored case is not a valid eval case (e.g. no turns).
     problem: str = ""
 
@@ -39,37 +51,72 @@ class CaseSummary:
 def search_cases(suite: Suite, query: str = "") -> QuerySet[Case]:
     """The suite's cases in order; with `query`, those whose id, outcome or any turn's content
     (text, or a referenced file's path) contains it, ignoring case."""
-    open_threads = Count("threads", filter=Q(threads__resolved_at__isnull=True), distinct=True)
-    cases = suite.cases.annotate(open_threads=open_threads).order_by("position")
+    # A subquery rather than a join and GROUP BY: it is counted only for the cases listed.
+    threads = CommentThread.objects.filter(case=OuterRef("pk"), resolved_at__isnull=True)
+    open_threads = threads.order_by().values("case").annotate(count=Count("pk")).values("count")
+    cases = suite.cases.annotate(
+        open_threads=Coalesce(Subquery(open_threads), 0, output_field=IntegerField())
+    ).order_by("position")
     query = query.strip()
-    if not query:
-        return cases
+    return cases.filter(_matching(query)) if query else cases
+
+
+def _matching(query: str) -> Q:
     in_turns = ContentBlock.objects.filter(message__case=OuterRef("pk"), value__icontains=query)
-    return cases.filter(
-        Q(case_id__icontains=query) | Q(outcome__icontains=query) | Exists(in_turns)
+    return Q(case_id__icontains=query) | Q(outcome__icontains=query) | Q(Exists(in_turns))
+
+
+class _CountedPaginator(Paginator):
+    """A Paginator told how many items there are (they were counted along with the page)."""
+
+    def __init__(self, object_list: QuerySet[Case], per_page: int, count: int) -> None:
+        super().__init__(object_list, per_page)
+        self.known_count = count
+
+    @cached_property
+    def count(self) -> int:
+        """The number of items, as given."""
+        return self.known_count
+
+
+def page_of_cases(suite: Suite, query: str, number: str | None, per_page: int) -> tuple[Page, int]:
+    """Page `number` of `search_cases(suite, query)` (as `Paginator.get_page` picks it), and
+    how many cases the suite has in all.
+
+    One query: each row carries the number of matching cases and of all cases.
+    """
+    query = query.strip()
+    cases = search_cases(suite, query).annotate(
+        matching=Window(Count("pk")),
+        total=Subquery(
+            Case.objects.filter(suite=suite)
+            .order_by()
+            .values("suite")
+            .annotate(n=Count("pk"))
+            .values("n")
+        ),
     )
+    try:
+        wanted = max(int(number or 1), 1)
+    except ValueError:
+        wanted = 1
+    rows = list(cases[(wanted - 1) * per_page : wanted * per_page])
+    if rows:
+        paginator = _CountedPaginator(cases, per_page, rows[0].matching)
+        return Page(rows, wanted, paginator), rows[0].total
+    # Past the last page, or nothing matches: counted apart (rare).
+    paginator = _CountedPaginator(cases, per_page, cases.count())
+    return paginator.get_page(wanted), suite.cases.count()
 
 
 def summarize_cases(
-    formatter: WorkspaceFormatter, suite: Suite, cases: QuerySet[Case]
+    formatter: WorkspaceFormatter, suite: Suite, cases: Iterable[Case]
 ) -> list[CaseSummary]:
-    """Format each case once; messages and blocks are prefetched, so the number of queries
-    does not grow with the number of cases."""
-    blocks = Prefetch("blocks", queryset=ContentBlock.objects.order_by("position"))
-    messages = Message.objects.order_by("section", "position").prefetch_related(blocks)
-    summaries = []
-    for case in cases.prefetch_related(Prefetch("messages", queryset=messages)):
-        input_turns = sum(
-            1 for message in case.messages.all() if message.section == Message.Section.INPUT
-        )
-        try:
-            formatted = formatter.format(case, suite)
-        except ValidationError as error:
-            problem = "; ".join(
-                f"{'.'.join(str(part) for part in item['loc'])}: {item['msg']}"
-                for item in error.errors()
-            )
-            summaries.append(CaseSummary(case, input_turns, None, problem))
-        else:
-            summaries.append(CaseSummary(case, input_turns, formatted))
-    return summaries
+    """The stored summary of each case, recomputed first where it is out of date: the number
+    of queries does not grow with the number of cases."""
+    listed = list(cases)
+    refresh_summaries(formatter, suite, listed)
+    return [
+        CaseSummary(case, case.input_turns, stored_formatting(case), case.format_problem)
+        for case in listed
+    ]

@@ -19,6 +19,7 @@ from django.db.models.sql.compiler import SQLCompiler
 
 from ..formatting.guideline_patterns import compile_patterns
 from ..models import Workspace, WorkspaceFile
+from .case_summaries import mark_file_stale, mark_workspace_stale
 from .workspace_paths import WorkspacePathError, check_path_free, clean_path
 
 if TYPE_CHECKING:
@@ -92,6 +93,7 @@ def create_file(workspace: Workspace, path: str, text: str) -> WorkspaceFile:
     _check_text(text)
     with transaction.atomic():
         check_path_free(workspace, path)
+        mark_file_stale(workspace, path)
         return WorkspaceFile.objects.create(workspace=workspace, path=path, text=text)
 
 
@@ -101,6 +103,8 @@ def update_file(file: WorkspaceFile, path: str, text: str) -> WorkspaceFile:
     _check_text(text)
     with transaction.atomic():
         check_path_free(file.workspace, path, file=file)
+        mark_file_stale(file.workspace, file.path)
+        mark_file_stale(file.workspace, path)
         file.path = path
         file.text = text
         file.save(update_fields=["path", "text", "updated_at"])
@@ -109,7 +113,9 @@ def update_file(file: WorkspaceFile, path: str, text: str) -> WorkspaceFile:
 
 def delete_file(file: WorkspaceFile) -> None:
     """Delete `file`; cases that reference it then show it as missing."""
-    file.delete()
+    with transaction.atomic():
+        mark_file_stale(file.workspace, file.path)
+        file.delete()
 
 
 def upload_file(
@@ -137,6 +143,7 @@ def upload_file(
     with transaction.atomic():
         existing = workspace.files.select_for_update().filter(path=path).first()
         if existing is not None and replace:
+            mark_file_stale(workspace, path)
             existing.text = text
             existing.save(update_fields=["text", "updated_at"])
             return existing
@@ -145,6 +152,7 @@ def upload_file(
                 f"{path} already exists; tick “Replace” to overwrite it.", path
             )
         check_path_free(workspace, path)
+        mark_file_stale(workspace, path)
         return WorkspaceFile.objects.create(workspace=workspace, path=path, text=text)
 
 
@@ -161,8 +169,10 @@ def set_guideline_patterns(workspace: Workspace, text: str) -> list[str]:
             compile_patterns((pattern,))
         except ValueError as error:
             raise GuidelinePatternError(str(error)) from None
-    workspace.guideline_patterns = patterns
-    workspace.save(update_fields=["guideline_patterns", "updated_at"])
+    with transaction.atomic():
+        workspace.guideline_patterns = patterns
+        workspace.save(update_fields=["guideline_patterns", "updated_at"])
+        mark_workspace_stale(workspace)
     return patterns
 
 

@@ -187,16 +187,16 @@ def preview_context(
 ) -> dict[str, Any]:
     """The template context of the preview pane, including per-turn warning slots."""
     slots = [f"{name}-{index}" for name in SECTIONS for index in range(len(draft.turns(name)))]
-    context: dict[str, Any] = {"mode": mode, "turn_slots": slots, "preview": None}
+    context: dict[str, Any] = {"mode": mode, "preview": None}
     try:
         eval_case = validate_case(draft.document())
     except EvalFileError as error:
         context["preview_error"] = (
             error.message if not error.field else f"{error.field}: {error.message}"
         )
-        context["turn_warnings"] = {}
+        context["turn_warnings"] = {slot: [] for slot in slots}
         return context
-    formatted = formatter.format_eval_case(eval_case, suite, mode)  # type: ignore[arg-type]
+    formatted = formatter.format_single(eval_case, suite, mode)  # type: ignore[arg-type]
     turn_warnings: dict[str, list[FormattingWarning]] = {slot: [] for slot in slots}
     case_warnings = []
     for warning in formatted.warnings:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 
-from ..models import Case, Suite
+from ..models import Case
 from ..permissions import Capability, WorkspaceAccess, workspace_access
 from ..services.documents import with_conversation
 from .htmx_request import HtmxHttpRequest
@@ -22,9 +22,12 @@ def case_or_404(
     """The case, its suite and workspace loaded; 404 outside the user's workspaces, 403 when
     their role does not allow `needs`. With `conversation`, its turns come prefetched."""
     access = workspace_access(request.user, slug, needs)
-    suite = get_object_or_404(Suite, workspace=access.workspace, pk=suite_pk)
-    cases = with_conversation(Case.objects.all()) if conversation else Case.objects.all()
-    case = get_object_or_404(cases, suite=suite, pk=case_pk)
-    suite.workspace = access.workspace
-    case.suite = suite
+    # The suite comes with the case (one query: the preview runs this on every keystroke).
+    cases = Case.objects.select_related("suite")
+    if conversation:
+        cases = with_conversation(cases)
+    case = get_object_or_404(
+        cases, pk=case_pk, suite__pk=suite_pk, suite__workspace=access.workspace
+    )
+    case.suite.workspace = access.workspace
     return access, case

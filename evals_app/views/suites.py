@@ -18,11 +18,12 @@ from ..models import Case, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.cases import Direction, create_case, delete_case, duplicate_case, move_case
 from ..services.formatting import WorkspaceFormatter
-from ..services.suites import search_cases, summarize_cases
+from ..services.suites import page_of_cases, summarize_cases
 from .fragments import render_page
 from .htmx_request import HtmxHttpRequest
 
 SUITE_PAGE = "evals/suite_detail.html"
+CASES_PER_PAGE = 50
 
 
 @require_GET
@@ -31,7 +32,7 @@ def suite_detail(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResp
     """The suite's cases (`?q=` searches them); htmx gets only the table of cases."""
     access = workspace_access(request.user, slug)
     suite = get_object_or_404(access.workspace.suites, pk=suite_pk)
-    context = _suite_context(access, suite, request.GET.get("q", ""))
+    context = _suite_context(access, suite, request.GET.get("q", ""), page=request.GET.get("page"))
     return render_page(request, SUITE_PAGE, context, partial="cases")
 
 
@@ -112,25 +113,35 @@ def _cases_changed(request: HtmxHttpRequest, access: WorkspaceAccess, suite: Sui
     The search the person was looking at (`q`, sent along by each form) is kept.
     """
     query = request.POST.get("q", "").strip()
+    page = request.POST.get("page", "")
     if request.htmx:
-        context = _suite_context(access, suite, query)
+        context = _suite_context(access, suite, query, page=page)
         return render_page(request, SUITE_PAGE, context, partial="cases")
     url = reverse("suite_detail", args=[suite.workspace.slug, suite.pk])
-    return redirect(f"{url}?{urlencode({'q': query})}" if query else url)
+    parameters = {name: value for name, value in (("q", query), ("page", page)) if value}
+    return redirect(f"{url}?{urlencode(parameters)}" if parameters else url)
 
 
 def _suite_context(
-    access: WorkspaceAccess, suite: Suite, query: str, case_form: CaseForm | None = None
+    access: WorkspaceAccess,
+    suite: Suite,
+    query: str,
+    case_form: CaseForm | None = None,
+    page: str | None = None,
 ) -> dict[str, Any]:
     workspace = access.workspace
     query = query.strip()
-    summaries = summarize_cases(WorkspaceFormatter(workspace), suite, search_cases(suite, query))
+    # A page of cases at a time: rendering a row costs far more than reading it, and a
+    # suite of thousands of cases must still open at once.
+    page_obj, total = page_of_cases(suite, query, page, CASES_PER_PAGE)
+    summaries = summarize_cases(WorkspaceFormatter(workspace), suite, page_obj.object_list)
     return {
         "workspace": workspace,
         "access": access,
         "suite": suite,
         "query": query,
         "summaries": summaries,
-        "total": suite.cases.count() if query else len(summaries),
+        "page_obj": page_obj,
+        "total": total,
         "case_form": case_form or CaseForm(),
     }

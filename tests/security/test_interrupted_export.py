@@ -140,11 +140,6 @@ def test_an_export_killed_halfway_leaves_each_file_whole(
     assert all(is_temporary(name) for name in leftovers), leftovers
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a SIGKILL leaves .<name>.<random>.tmp files, and the next export does not remove "
-    "them (reported: exporting.py should remove its stale temporary files)",
-)
 def test_the_next_export_leaves_no_temporary_file_behind(
     killed_export: tuple[Path, dict[str, bytes], dict[str, bytes]],
 ) -> None:

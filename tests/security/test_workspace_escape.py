@@ -101,11 +101,6 @@ def test_references_leaving_the_workspace_import_nothing_from_outside(
     assert not leaks
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="importing.py reads an eval file that is a symbolic link to a file outside the "
-    "workspace (reported: check the resolved path in _yaml_files/_read_eval_files)",
-)
 def test_an_eval_file_linked_from_outside_is_not_imported(
     workspace_root: Path, outside: Path
 ) -> None:
@@ -119,11 +114,6 @@ def test_an_eval_file_linked_from_outside_is_not_imported(
     assert SECRET not in stored_text()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="importing.py reads .agentv/config.yaml through a symbolic link to a file outside "
-    "the workspace (reported: check the resolved path in _read_config)",
-)
 def test_a_workspace_config_linked_from_outside_is_not_read(
     workspace_root: Path, outside: Path
 ) -> None:

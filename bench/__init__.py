@@ -1,0 +1,1 @@
+"""The performance benchmark: a seeded workspace generator and `make bench` (see README)."""

@@ -1,0 +1,36 @@
+"""`python -m bench.export_memory WORKSPACE OUT`: export one workspace and print its peak memory.
+
+Run by the benchmark in a fresh process, with the benchmark's environment, so that the peak is
+the export's alone: tracemalloc's peak of Python allocations during the export, and the
+process's maximum resident set size.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import resource
+import sys
+import tracemalloc
+from pathlib import Path
+
+
+def main(argv: list[str]) -> None:
+    """Export `argv[0]` to the folder `argv[1]`; print {"tracemalloc_peak", "max_rss"} in bytes."""
+    name, out = argv
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    tracemalloc.start()
+    folder = Path(out)
+    call_command("export_evals", out=folder, workspace=[name], mode="both", stdout=io.StringIO())
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    max_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: kilobytes
+    print(json.dumps({"tracemalloc_peak": peak, "max_rss": max_rss}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

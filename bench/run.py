@@ -1,0 +1,106 @@
+"""`python -m bench.run [--quick]`: every performance figure of issue 6, one JSON line each.
+
+Generates a seeded workspace, then measures in one run: the YAML parse floor; import and export
+against it; export memory for two sizes; the suite page and the editor; preview latency under
+20 typists on gunicorn, one worker's throughput; and the preview in Chromium. Lines go to stdout
+as `{"name", "value", "unit", "target", "ok"}`; progress to stderr. Exit status 1 when a figure
+misses its target. Everything happens in a scratch folder, removed at the end (`--keep`: kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .environment import prepare
+from .figures import Figure, progress
+from .generate import generate_workspace
+from .measure_files import (
+    import_workspace,
+    measure_export_memory,
+    measure_import_and_export,
+    report_files,
+)
+from .measure_pages import measure_pages
+from .measure_web import measure_web
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How big the run is."""
+
+    cases: int
+    small_cases: int  # the second workspace of the memory measurement
+    page_requests: int
+    load_seconds: float
+    keystrokes: int
+
+
+FULL = Sizes(cases=10_000, small_cases=2_500, page_requests=30, load_seconds=15, keystrokes=20)
+# Both sizes above one export chunk (500 cases), so the memory comparison still means something.
+QUICK = Sizes(cases=1_100, small_cases=550, page_requests=10, load_seconds=3, keystrokes=5)
+WORKSPACE = "bench"
+SMALL_WORKSPACE = "bench-small"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; 0 when every figure meets its target."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a small run for CI smoke tests")
+    parser.add_argument("--cases", type=int, help="cases in the workspace (default 10,000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    parser.add_argument("--no-browser", action="store_true", help="skip the Chromium figure")
+    parser.add_argument(
+        "--settings",
+        default="agentv_web.settings",
+        help="Django settings module (default: the app's own), to try a configuration change",
+    )
+    args = parser.parse_args(argv)
+    sizes = QUICK if args.quick else FULL
+    if args.cases:
+        sizes = replace(sizes, cases=args.cases, small_cases=max(1, args.cases // 4))
+    folder = Path(tempfile.mkdtemp(prefix="agentv-bench-"))
+    progress(f"working in {folder}")
+    try:
+        figures = _run(folder, sizes, args.seed, args.settings, browser=not args.no_browser)
+    finally:
+        if args.keep:
+            progress(f"kept {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+    missed = [figure.name for figure in figures if not figure.ok]
+    if missed:
+        progress(f"missed targets: {', '.join(missed)}")
+    return 1 if missed else 0
+
+
+def _run(folder: Path, sizes: Sizes, seed: int, settings: str, *, browser: bool) -> list[Figure]:
+    environment = prepare(folder, settings)
+    progress(f"generating {sizes.cases} cases")
+    workspace = generate_workspace(folder / "workspace", cases=sizes.cases, seed=seed)
+    small = generate_workspace(folder / "small", cases=sizes.small_cases, seed=seed + 1)
+    figures: list[Figure] = []
+    floor, imported, exported = measure_import_and_export(workspace, WORKSPACE, folder / "out")
+    figures += report_files(floor, imported, exported, workspace.yaml_bytes / 1e6)
+    import_workspace(small, SMALL_WORKSPACE)
+    figures += measure_export_memory(
+        environment, (SMALL_WORKSPACE, sizes.small_cases), (WORKSPACE, sizes.cases), folder / "out"
+    )
+    figures += measure_pages(workspace, WORKSPACE, sizes.page_requests)
+    figures += measure_web(
+        environment,
+        workspace,
+        WORKSPACE,
+        seconds=sizes.load_seconds,
+        keystrokes=sizes.keystrokes if browser else 0,
+    )
+    return figures
+
+
+if __name__ == "__main__":
+    sys.exit(main())

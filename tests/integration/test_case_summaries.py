@@ -1,0 +1,177 @@
+"""Each case's stored summary (turns, role markers, warnings) is what formatting it gives now.
+
+The suite page lists stored summaries; whatever changes a case, or the files or guideline
+patterns of its workspace, marks them out of date, and the page recomputes those.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evals_app.formatting.yaml_dumper import dump_yaml
+from evals_app.models import Case, Suite, Workspace
+from evals_app.services.case_editing import paste_case, save_case
+from evals_app.services.case_summaries import SUMMARY_FIELDS, refresh_summaries
+from evals_app.services.cases import duplicate_case
+from evals_app.services.documents import case_document
+from evals_app.services.formatting import WorkspaceFormatter
+from evals_app.services.importing import import_workspace
+from evals_app.services.suites import summarize_cases
+from evals_app.services.workspace_files import (
+    create_file,
+    delete_file,
+    set_guideline_patterns,
+    update_file,
+)
+from tests import factories
+from tests.factories import eval_document, simple_case, write_files
+
+pytestmark = pytest.mark.django_db
+
+
+def summary(case: Case) -> dict[str, Any]:
+    case.refresh_from_db()
+    return {name: getattr(case, name) for name in SUMMARY_FIELDS}
+
+
+def recomputed(case: Case) -> dict[str, Any]:
+    """The summary formatting the case gives now (computed afresh, then stored)."""
+    case.refresh_from_db()
+    case.summary_current = False
+    suite = case.suite
+    refresh_summaries(WorkspaceFormatter(suite.workspace), suite, [case])
+    return summary(case)
+
+
+def is_current(case: Case) -> bool:
+    case.refresh_from_db()
+    return case.summary_current
+
+
+def test_import_stores_the_summaries_that_formatting_gives(example_root: Path) -> None:
+    workspace = import_workspace(example_root, "Examples").workspace
+
+    cases = Case.objects.filter(suite__workspace=workspace)
+    assert cases.count() == 17
+    for case in cases:
+        stored = summary(case)
+        assert stored["summary_current"] is True
+        assert recomputed(case) == stored
+
+
+def test_a_file_the_import_cannot_decode_leaves_the_summaries_to_the_suite_page(
+    tmp_path: Path,
+) -> None:
+    case = simple_case(
+        input_messages=[{"role": "user", "content": [{"type": "file", "value": "bad.txt"}]}]
+    )
+    root = write_files(tmp_path, {"bad.txt": b"\xff\xfe", "e.yaml": eval_document(case)})
+
+    workspace = import_workspace(root, "Undecodable").workspace
+
+    stored = Case.objects.get(suite__workspace=workspace)
+    assert not is_current(stored)
+    summaries = summarize_cases(WorkspaceFormatter(workspace), stored.suite, [stored])
+    assert summaries[0].formatted is not None
+    assert "was not found" in summaries[0].formatted.warnings[0].message
+
+
+@pytest.fixture
+def team(db: None) -> Workspace:
+    """A workspace whose suite has a case referring to notes.txt and one referring to nothing."""
+    workspace = factories.workspace("Team")
+    suite = factories.suite(workspace, "evals/review.yaml")
+    for case_id, content in (
+        ("with-file", [{"type": "text", "value": "Read"}, {"type": "file", "value": "notes.txt"}]),
+        ("without-file", "Hello"),
+    ):
+        messages = [{"role": "user", "content": content}]
+        paste_case(suite, dump_yaml(simple_case(case_id, input_messages=messages)))
+    refresh_all(suite)
+    return workspace
+
+
+def refresh_all(suite: Suite) -> None:
+    refresh_summaries(WorkspaceFormatter(suite.workspace), suite, list(suite.cases.all()))
+
+
+def named(workspace: Workspace, case_id: str) -> Case:
+    return Case.objects.get(suite__workspace=workspace, case_id=case_id)
+
+
+def test_a_new_file_marks_the_cases_that_may_refer_to_it_and_no_other(team: Workspace) -> None:
+    create_file(team, "evals/notes.txt", "Some notes.")
+
+    assert not is_current(named(team, "with-file"))
+    assert is_current(named(team, "without-file"))
+    assert recomputed(named(team, "with-file"))["format_warnings"] == []
+
+
+def test_editing_renaming_and_deleting_a_file_mark_the_cases_of_both_names(
+    team: Workspace,
+) -> None:
+    file = create_file(team, "notes.txt", "Notes.")
+    refresh_all(team.suites.get())
+
+    update_file(file, "other.txt", "Moved.")
+    assert not is_current(named(team, "with-file"))
+    refresh_all(team.suites.get())
+
+    delete_file(team.files.get())
+    assert is_current(named(team, "with-file"))  # nothing refers to other.txt
+    create_file(team, "notes.txt", "Back.")
+    refresh_all(team.suites.get())
+    delete_file(team.files.get(path="notes.txt"))
+    assert not is_current(named(team, "with-file"))
+
+
+def test_a_file_name_a_reference_cannot_be_searched_for_marks_every_case(
+    team: Workspace,
+) -> None:
+    create_file(team, 'say "hi".txt', "Quoted.")
+
+    assert not is_current(named(team, "with-file"))
+    assert not is_current(named(team, "without-file"))
+
+
+def test_new_guideline_patterns_mark_every_case_of_the_workspace(team: Workspace) -> None:
+    set_guideline_patterns(team, "**/*.txt")
+
+    assert not is_current(named(team, "with-file"))
+    assert not is_current(named(team, "without-file"))
+
+
+def test_saving_a_case_marks_it_and_the_suite_page_shows_the_new_turns(team: Workspace) -> None:
+    case = named(team, "without-file")
+    document = case_document(case)
+    document["input_messages"].append({"role": "assistant", "content": "Hi!"})
+
+    save_case(case, document, case.version)
+
+    assert not is_current(case)
+    listed = summarize_cases(WorkspaceFormatter(team), case.suite, [named(team, "without-file")])
+    assert listed[0].input_turns == 2
+    assert listed[0].formatted is not None
+    assert listed[0].formatted.reason == "assistant turn present"
+
+
+def test_a_duplicate_is_summarised_with_its_own_id(team: Workspace) -> None:
+    copy = duplicate_case(named(team, "with-file"))
+
+    assert not is_current(copy)
+    listed = summarize_cases(WorkspaceFormatter(team), copy.suite, [copy])
+    assert listed[0].formatted is not None
+    assert 'Case "with-file-copy"' in listed[0].formatted.warnings[0].message
+
+
+def test_importing_into_an_existing_workspace_marks_its_other_suites(
+    team: Workspace, tmp_path: Path
+) -> None:
+    root = write_files(tmp_path, {"evals/other.yaml": eval_document(simple_case("other"))})
+
+    import_workspace(root, team.name)
+
+    assert not is_current(named(team, "without-file"))

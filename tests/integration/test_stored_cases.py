@@ -1,0 +1,91 @@
+"""Reading stored cases in bulk gives what reading them one by one gives (issue 6's fast paths).
+
+Export reads cases as plain rows in chunks; the preview reads only the files a case may refer
+to; the import computes the suite page's summaries while it checks the files. Each must agree
+with the plain way of doing the same.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from evals_app.models import Case, Workspace
+from evals_app.services.case_reading import stored_cases
+from evals_app.services.case_summaries import SUMMARY_FIELDS, refresh_summaries
+from evals_app.services.documents import case_document, with_conversation
+from evals_app.services.formatting import WorkspaceFormatter, stored_eval_case
+from evals_app.services.importing import import_workspace
+from tests.factories import write_files
+from tests.strategies import eval_files
+
+pytestmark = pytest.mark.django_db
+
+
+def key_orders(data: Any) -> Any:
+    if isinstance(data, dict):
+        return [(key, key_orders(value)) for key, value in data.items()]
+    if isinstance(data, list):
+        return [key_orders(item) for item in data]
+    return None
+
+
+def assert_rows_read_like_models(workspace: Workspace) -> None:
+    for suite in workspace.suites.all():
+        by_models = [
+            case_document(case) for case in with_conversation(suite.cases.order_by("position"))
+        ]
+        for chunk_size in (1, 2, 500):
+            chunks = stored_cases(suite.cases.all(), chunk_size=chunk_size)
+            by_rows = [case.document for case in chunks]
+            assert by_rows == by_models, chunk_size
+            assert key_orders(by_rows) == key_orders(by_models)
+
+
+def test_cases_read_as_rows_in_chunks_are_the_cases_read_as_models(example_root: Path) -> None:
+    assert_rows_read_like_models(import_workspace(example_root, "Examples").workspace)
+
+
+def test_the_preview_reads_only_the_files_a_case_needs_and_formats_the_same(
+    example_root: Path,
+) -> None:
+    workspace = import_workspace(example_root, "Examples").workspace
+
+    for case in Case.objects.filter(suite__workspace=workspace).select_related("suite"):
+        eval_case = stored_eval_case(case)
+        for mode in ("lm", "agent"):
+            everything = WorkspaceFormatter(workspace).format_eval_case(eval_case, case.suite, mode)
+            needed = WorkspaceFormatter(workspace).format_single(eval_case, case.suite, mode)
+            assert needed == everything, (case.case_id, mode)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=eval_files())
+def test_any_imported_file_reads_back_alike_and_with_the_summaries_formatting_gives(
+    document: dict[str, Any],
+) -> None:
+    Workspace.objects.all().delete()
+    with tempfile.TemporaryDirectory() as directory:
+        root = write_files(
+            Path(directory) / "ws",
+            {
+                "evals/suite.yaml": document,
+                "evals/notes.txt": "Some notes.\r\n",
+                "g.instructions.md": "Be kind.",
+                "sub/code.py": "print(1)\n",
+            },
+        )
+        workspace = import_workspace(root, "property").workspace
+
+    assert_rows_read_like_models(workspace)
+    suite = workspace.suites.get()
+    cases = list(suite.cases.order_by("position"))
+    stored = [[getattr(case, name) for name in SUMMARY_FIELDS] for case in cases]
+    for case in cases:
+        case.summary_current = False
+    refresh_summaries(WorkspaceFormatter(workspace), suite, cases)
+    assert [[getattr(case, name) for name in SUMMARY_FIELDS] for case in cases] == stored

@@ -1,0 +1,113 @@
+"""The fast YAML writer gives exactly the bytes PyYAML's dumper gives, or leaves the data to it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evals_app.formatting.eval_file import parse_eval_file
+from evals_app.formatting.yaml_dumper import dump_yaml, dump_yaml_with_pyyaml
+from evals_app.formatting.yaml_emitter import Unsupported, emit_yaml
+from tests.conftest import EXAMPLES
+
+# Characters that change how libyaml writes a scalar: indicators, quotes, spaces and breaks,
+# what it escapes (tab, NEL, BOM, non-BMP), and plain text around them.
+AWKWARD = "ab -:?#,[]{}&*!|>'\"%@`.~=<+0123456789 \t\n\r\x85\xa0\ufeff\u2028\u3000é中🎉\\/"
+text = st.one_of(
+    st.text(alphabet=AWKWARD, max_size=12),
+    st.text(max_size=12),
+    # Long lines, with single and double spaces: libyaml folds them past 80 columns.
+    st.lists(st.sampled_from(["word", "a", " ", "x:", "#", "'q'", "é"]), max_size=60).map(" ".join),
+    st.lists(st.text(alphabet="ab ", max_size=30), min_size=2, max_size=4).map("\n".join),
+    st.sampled_from(["no", "yes", "on", "null", "~", "", "1_000", "0o17", "2024-01-01", "-", "?"]),
+)
+keys = st.one_of(text, st.text(alphabet="abcdefgh_", min_size=1, max_size=8))
+scalars = st.one_of(
+    text, st.integers(), st.booleans(), st.none(), st.floats(allow_nan=False, allow_infinity=True)
+)
+data = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4),
+    max_leaves=12,
+)
+
+SCALARS = [
+    "plain text",
+    "",
+    "no",
+    "True",
+    "1_000",
+    "0o17",
+    ".inf",
+    "- item",
+    "-item",
+    "key: value",
+    "ends with colon:",
+    "a #comment",
+    "#start",
+    "  padded  ",
+    "trailing space ",
+    "it's",
+    "tab\there",
+    "Thanks! 🎉",
+    "line one\nline two\n",
+    "no final break\nsecond",
+    "\nleading break\n",
+    " leading space\nsecond\n",
+    "space before break \nsecond\n",
+    "ends in blank lines\n\n",
+    "\n\n",
+    "a\u2028b",
+    "word " * 30,
+    ("x" * 85 + " ") * 3,
+    "double  spaces " * 12,
+    "é" * 90 + " tail",
+]
+
+
+@pytest.mark.parametrize("value", SCALARS)
+def test_a_tricky_string_is_written_as_pyyaml_writes_it(value: str) -> None:
+    for document in ({"key": value}, [value], {"k": [value, {"inner": value}]}, [[value]]):
+        assert dump_yaml(document) == dump_yaml_with_pyyaml(document)
+
+
+@settings(max_examples=500, deadline=None)
+@given(document=data)
+def test_any_plain_data_is_written_as_pyyaml_writes_it(document: Any) -> None:
+    assert dump_yaml(document) == dump_yaml_with_pyyaml(document)
+
+
+@pytest.mark.parametrize("path", sorted((EXAMPLES / "evals").rglob("*.y*ml")), ids=str)
+def test_the_example_suites_need_no_fallback(path: Any) -> None:
+    document = parse_eval_file(path.read_bytes()).data
+
+    for case in document["evalcases"]:
+        assert emit_yaml([case]) == dump_yaml_with_pyyaml([case])
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "a bare scalar",
+        {},
+        {"k": "a\u2028b"},
+        {1: "a key that is not a string"},
+        {"x" * 200: "a key longer than 128 bytes"},
+        {"k": object()},
+    ],
+    ids=["scalar", "empty", "line separator", "int key", "long key", "object"],
+)
+def test_what_the_fast_writer_does_not_know_is_left_to_pyyaml(document: Any) -> None:
+    with pytest.raises(Unsupported):
+        emit_yaml(document)
+
+
+def test_shared_data_is_left_to_pyyaml_which_writes_an_alias() -> None:
+    shared = {"a": 1}
+
+    with pytest.raises(Unsupported):
+        emit_yaml([shared, shared])
+    assert "&id001" in dump_yaml([shared, shared])

@@ -1,0 +1,98 @@
+"""The benchmark's parts that must be right for its figures to mean anything."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from bench.figures import Figure, at_least, at_most, percentile
+from bench.generate import (
+    LONG_CASE_ID,
+    LONG_CASE_TURNS,
+    WorkspaceWriter,
+    generate_workspace,
+    suite_sizes,
+)
+from evals_app.formatting.eval_file import validate_eval_document
+from evals_app.formatting.yaml_loader import load_yaml
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_generated_yaml_reads_back_as_the_data_it_was_written_from(
+    seed: int, tmp_path: Path
+) -> None:
+    writer = WorkspaceWriter(tmp_path, random.Random(seed))
+    writer.write_files()
+
+    data, text = writer.suite_text("evals/x.yaml", 40, "support", with_long_case=True)
+
+    loaded = load_yaml(text).data
+    assert loaded == data
+    validate_eval_document(loaded, text)
+
+
+def test_a_generated_workspace_has_the_long_case_and_its_files(tmp_path: Path) -> None:
+    generated = generate_workspace(tmp_path / "ws", cases=30, seed=5)
+
+    first = load_yaml((generated.root / generated.first_suite).read_bytes()).data
+    long = next(case for case in first["evalcases"] if case["id"] == LONG_CASE_ID)
+    assert len(long["input_messages"]) == LONG_CASE_TURNS
+    assert (generated.root / ".agentv/config.yaml").is_file()
+    assert generated.yaml_bytes == sum(
+        (generated.root / path).stat().st_size for path in generated.suite_paths
+    )
+
+
+@pytest.mark.parametrize(
+    ("cases", "sizes"),
+    [(5, [5]), (1000, [1000]), (1001, [1000, 1]), (10_000, [1000] + [1286] * 5 + [1285] * 2)],
+)
+def test_the_first_suite_holds_up_to_1000_cases_and_the_rest_are_spread(
+    cases: int, sizes: list[int]
+) -> None:
+    assert suite_sizes(cases) == sizes
+    assert sum(suite_sizes(cases)) == cases
+
+
+def test_a_figure_is_one_json_line_with_its_five_fields() -> None:
+    line = Figure("export_vs_parse_floor", 1.234567, "x", at_most(1.5)).line()
+
+    assert json.loads(line) == {
+        "name": "export_vs_parse_floor",
+        "value": 1.235,
+        "unit": "x",
+        "target": "<= 1.5",
+        "ok": True,
+    }
+
+
+@pytest.mark.parametrize(
+    ("value", "target", "ok"),
+    [
+        (1.5, at_most(1.5), True),
+        (1.6, at_most(1.5), False),
+        (40, at_least(40), True),
+        (39.9, at_least(40), False),
+        (7, None, True),
+        (math.nan, at_most(10), False),
+    ],
+)
+def test_a_figure_is_ok_when_it_meets_its_target(
+    value: float, target: str | None, ok: bool
+) -> None:
+    figure = Figure("x", value, "ms", target)
+
+    assert figure.ok is ok
+    assert json.loads(figure.line())["ok"] is ok
+
+
+def test_percentiles_take_the_nearest_rank() -> None:
+    values = list(range(1, 101))
+
+    assert percentile(values, 0.5) == 50
+    assert percentile(values, 0.99) == 99
+    assert math.isnan(percentile([], 0.5))
