@@ -65,6 +65,11 @@ def loaded_cases(cases: Sequence[Case]) -> list[StoredCase]:
     return list(_documents(rows))
 
 
+def stored_document(case: Case) -> dict[str, Any]:
+    """`documents.case_document` of one case, read as rows: one query, no model objects."""
+    return loaded_cases([case])[0].document
+
+
 def _documents(case_rows: list[tuple[Any, ...]]) -> Iterator[StoredCase]:
     pks = [row[0] for row in case_rows]
     messages: dict[int, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {

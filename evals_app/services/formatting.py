@@ -55,7 +55,9 @@ class WorkspaceFormatter:
         paths = _referable_paths(case, suite.path, self._file_execution(suite))
         if len(paths) > _MAX_PATHS_IN_QUERY:
             return self.format_eval_case(case, suite, mode)
-        texts = dict(self.workspace.files.filter(path__in=paths).values_list("path", "text"))
+        texts: dict[str, str] = {}
+        if paths:
+            texts = dict(self.workspace.files.filter(path__in=paths).values_list("path", "text"))
         return self._format(case, suite, mode, MappingFiles(texts))
 
     def _format(

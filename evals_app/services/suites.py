@@ -16,7 +16,6 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
-    Window,
 )
 from django.db.models.functions import Coalesce
 
@@ -83,19 +82,14 @@ def page_of_cases(suite: Suite, query: str, number: str | None, per_page: int) -
     """Page `number` of `search_cases(suite, query)` (as `Paginator.get_page` picks it), and
     how many cases the suite has in all.
 
-    One query: each row carries the number of matching cases and of all cases.
+    One query: each row carries the number of matching cases and of all cases, counted by
+    subqueries that do not depend on the row (so counted once), while the rest of the row is
+    read for the page only.
     """
     query = query.strip()
-    cases = search_cases(suite, query).annotate(
-        matching=Window(Count("pk")),
-        total=Subquery(
-            Case.objects.filter(suite=suite)
-            .order_by()
-            .values("suite")
-            .annotate(n=Count("pk"))
-            .values("n")
-        ),
-    )
+    everything = Case.objects.filter(suite=suite)
+    matching = everything.filter(_matching(query)) if query else everything
+    cases = search_cases(suite, query).annotate(matching=_count(matching), total=_count(everything))
     try:
         wanted = max(int(number or 1), 1)
     except ValueError:
@@ -107,6 +101,11 @@ def page_of_cases(suite: Suite, query: str, number: str | None, per_page: int) -
     # Past the last page, or nothing matches: counted apart (rare).
     paginator = _CountedPaginator(cases, per_page, cases.count())
     return paginator.get_page(wanted), suite.cases.count()
+
+
+def _count(cases: QuerySet[Case]) -> Coalesce:
+    counted = cases.order_by().values("suite").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted), 0, output_field=IntegerField())
 
 
 def summarize_cases(

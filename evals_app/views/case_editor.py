@@ -27,6 +27,7 @@ from ..formatting.yaml_dumper import dump_yaml
 from ..models import Case, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.case_editing import CaseConflict, differences, paste_case, save_case
+from ..services.case_reading import stored_document
 from ..services.documents import case_document, with_conversation
 from ..services.formatting import WorkspaceFormatter
 from .editor_context import editor_context, preview_context
@@ -41,9 +42,9 @@ TEMPLATE = "evals/case_editor.html"
 @vary_on_headers("HX-Request")
 def case_editor(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """The editor page; POST applies an edit (`action`) to the unsaved state or saves it."""
-    access, case = case_or_404(request, slug, suite_pk, case_pk, conversation=True)
+    access, case = case_or_404(request, slug, suite_pk, case_pk)
     if request.method == "GET":
-        draft = CaseDraft.from_document(case_document(case), case.version)
+        draft = CaseDraft.from_document(stored_document(case), case.version)
         return _render_editor(request, access, case, draft)
     try:
         draft = CaseDraft.from_form(request.POST)
