@@ -59,5 +59,14 @@ def prepare(folder: Path, settings: str = "agentv_web.settings") -> Environment:
     call_command("migrate", interactive=False, verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     password = secrets.token_urlsafe(16)
-    User.objects.create_superuser(USERNAME, password=password)
+    # An ordinary account, not a superuser: it owns the workspaces it works in (`join`).
+    User.objects.create_user(USERNAME, password=password)
     return Environment(folder, password, variables)
+
+
+def join(workspace_name: str) -> None:
+    """Make the benchmark's account the owner of the workspace `workspace_name`."""
+    from evals_app.models import Membership, Workspace
+    from evals_app.services.memberships import add_member
+
+    add_member(Workspace.objects.get(name=workspace_name), USERNAME, Membership.Role.OWNER)

@@ -3,7 +3,7 @@
 Playwright drives Debian's Chromium (/usr/bin/chromium; nothing is downloaded). The page
 records the time of each `input` event; after typing a word into a turn, the time until the
 formatted question holds it (and the next frame is drawn) is one sample. The editor's debounce
-(`delay:250ms` in case_editor.html) is part of what is measured.
+(`delay:200ms` in case_editor.html) is part of what is measured.
 """
 
 from __future__ import annotations

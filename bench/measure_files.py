@@ -107,8 +107,9 @@ def measure_export_memory(
     return [
         report(Figure(f"export_peak_memory_{small_cases}_cases", _mb(small_peak), "MB")),
         report(Figure(f"export_peak_memory_{large_cases}_cases", _mb(large_peak), "MB")),
-        report(Figure(f"export_peak_rss_{large_cases}_cases", large_peak["max_rss"] / 2**20, "MB")),
         report(Figure("export_memory_growth", growth, "x", at_most(MEMORY_GROWTH))),
+        report(Figure(f"export_peak_rss_{small_cases}_cases", small_peak["max_rss"] / 2**20, "MB")),
+        report(Figure(f"export_peak_rss_{large_cases}_cases", large_peak["max_rss"] / 2**20, "MB")),
     ]
 
 

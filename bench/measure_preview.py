@@ -1,11 +1,10 @@
 """Preview latency under 20 simulated typists, and the throughput of one worker.
 
-Each typist edits the 50-turn case: every 250 ms (what the editor's debounce allows at most)
-it adds a character to a turn and posts the whole form to the preview, as htmx does, and waits
-for the answer. The typists start spread over the first 250 ms and stop by themselves after
-the given time. The server time of each preview comes from gunicorn's access log (the
-worker's own measure); the latency the client sees on loopback, waiting for a free worker
-included, is reported beside it.
+Each typist edits the 50-turn case: every 250 ms it adds a character to a turn and posts the
+whole form to the preview, as htmx does (as JSON), and waits for the answer. The typists start
+spread over the first 250 ms and stop by themselves after the given time. The server time of
+each preview comes from gunicorn's access log (the worker's own measure); the latency the
+client sees on loopback, waiting for a free worker included, is reported beside it.
 """
 
 from __future__ import annotations

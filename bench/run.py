@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .environment import prepare
+from .environment import join, prepare
 from .figures import Figure, progress
 from .generate import generate_workspace
 from .measure_files import (
@@ -87,6 +87,7 @@ def _run(folder: Path, sizes: Sizes, seed: int, settings: str, *, browser: bool)
     figures: list[Figure] = []
     floor, imported, exported = measure_import_and_export(workspace, WORKSPACE, folder / "out")
     figures += report_files(floor, imported, exported, workspace.yaml_bytes / 1e6)
+    join(WORKSPACE)
     import_workspace(small, SMALL_WORKSPACE)
     figures += measure_export_memory(
         environment, (SMALL_WORKSPACE, sizes.small_cases), (WORKSPACE, sizes.cases), folder / "out"
