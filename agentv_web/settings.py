@@ -99,12 +99,20 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "OPTIONS": {
             # "page.html#partial" names a {% partialdef %} of a page (django-template-partials).
+            # Naming the loaders replaces Django's default, so the cached loader is named too:
+            # without it every render compiles its templates again (runserver still reloads
+            # changed templates: its autoreloader resets the cache).
             "loaders": [
                 (
                     "template_partials.loader.Loader",
                     [
-                        "django.template.loaders.filesystem.Loader",
-                        "django.template.loaders.app_directories.Loader",
+                        (
+                            "django.template.loaders.cached.Loader",
+                            [
+                                "django.template.loaders.filesystem.Loader",
+                                "django.template.loaders.app_directories.Loader",
+                            ],
+                        )
                     ],
                 )
             ],
