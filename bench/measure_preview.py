@@ -26,7 +26,8 @@ P99_MILLISECONDS = 30
 # 20 typists x 4 previews a second, shared by 2 workers: one worker must keep up with 40.
 WORKER_THROUGHPUT = TYPISTS / INTERVAL / 2
 THROUGHPUT_CLIENTS = 4
-WARM_UP = 10  # requests before measuring
+WARM_UP = 10  # requests of each warm-up client before measuring
+WARM_UP_CLIENTS = 4
 
 
 @dataclass
@@ -141,9 +142,13 @@ def measure_throughput(session: Session, preview: PreviewRequest, seconds: float
 
 
 def _warm_up(session: Session, preview: PreviewRequest) -> None:
-    # A worker's first requests load templates and fill caches: not what is measured.
-    for _ in range(WARM_UP):
-        preview.send(session, "")
+    # A worker's first requests load templates and fill caches: not what is measured. Sent
+    # by several clients at once, so that every worker gets some.
+    def send(client: Session) -> None:
+        for _ in range(WARM_UP):
+            preview.send(client, "")
+
+    _run([threading.Thread(target=send, args=(session.copy(),)) for _ in range(WARM_UP_CLIENTS)])
 
 
 def _typist(
