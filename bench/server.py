@@ -159,9 +159,12 @@ class FormFields(HTMLParser):
             self._select = None
 
     def handle_data(self, data: str) -> None:
-        """A text area's content."""
+        """A text area's content, less the line break browsers drop right after `<textarea>`."""
         if self._textarea is not None:
-            self.fields[self._textarea] += data
+            current = self.fields[self._textarea]
+            if not current and data.startswith("\n"):
+                data = data[1:]
+            self.fields[self._textarea] = current + data
 
 
 def form_fields(html: str, form_id: str) -> dict[str, str]:

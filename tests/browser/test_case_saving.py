@@ -55,6 +55,19 @@ def test_control_s_saves(editor: Page, example_workspace: Workspace) -> None:
     expect(text_of(editor, 1)).to_have_value("What does HTTP status 429 mean?")
 
 
+def test_text_that_starts_with_a_blank_line_keeps_it_after_saving_and_reloading(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    open_editor(editor, example_workspace, SINGLE_TURN)
+    text_of(editor, 1).fill("\nWhat does HTTP status 429 mean?")
+
+    editor.get_by_role("button", name="Save").click()
+    expect(save_status(editor)).to_have_text("Saved (version 2).")
+    editor.reload()
+
+    expect(text_of(editor, 1)).to_have_value("\nWhat does HTTP status 429 mean?")
+
+
 def test_a_new_user_extends_the_multi_turn_example_and_finds_it_after_reloading(
     page: Page, alice: User
 ) -> None:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from html import unescape
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 
+from bench.server import form_fields
 from evals_app.models import Case, Message, Suite, Workspace
 from evals_app.services.documents import case_document
 from evals_app.services.importing import import_workspace
@@ -18,55 +18,9 @@ from tests.factories import admin, database_snapshot, write_files
 pytestmark = pytest.mark.django_db
 
 
-class FormFields(HTMLParser):
-    """The fields a browser would submit from the form with id `form_id` (no button values)."""
-
-    def __init__(self, form_id: str) -> None:
-        super().__init__()
-        self.form_id = form_id
-        self.inside = False
-        self.fields: dict[str, str] = {}
-        self._textarea: str | None = None
-        self._select: str | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        attributes = {key: value or "" for key, value in attrs}
-        if tag == "form":
-            self.inside = attributes.get("id") == self.form_id
-        if not self.inside or "name" not in attributes:
-            if tag == "option" and self._select is not None and "selected" in attributes:
-                self.fields[self._select] = attributes["value"]
-            return
-        name = attributes["name"]
-        if tag == "input" and attributes.get("type") not in ("submit", "radio", "checkbox"):
-            self.fields[name] = attributes.get("value", "")
-        elif tag == "textarea":
-            self._textarea = name
-            self.fields[name] = ""
-        elif tag == "select":
-            self._select = name
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "form":
-            self.inside = False
-        elif tag == "textarea":
-            self._textarea = None
-        elif tag == "select":
-            self._select = None
-
-    def handle_data(self, data: str) -> None:
-        if self._textarea is not None:
-            # Browsers drop one newline right after <textarea>.
-            current = self.fields[self._textarea]
-            self.fields[self._textarea] = current + (
-                data[1:] if not current and data.startswith("\n") else data
-            )
-
-
 def form_of(html: str) -> dict[str, str]:
-    parser = FormFields("case-form")
-    parser.feed(html)
-    return parser.fields
+    """The fields a browser submits from the editor's form."""
+    return form_fields(html, "case-form")
 
 
 @pytest.fixture
@@ -487,4 +441,33 @@ def test_multi_line_inline_judge_prompt_survives_an_unchanged_save(
 
     # A text box would drop the line breaks in the browser; a text area keeps them.
     assert '<textarea id="evaluator-0-prompt"' in html
+    assert case_document(Case.objects.get(pk=case.pk)) == before
+
+
+def test_text_that_starts_with_a_line_break_survives_an_unchanged_save(
+    client: Client, tmp_path: Path
+) -> None:
+    # Browsers drop a line break right after <textarea>: the page must write one more.
+    case_data = {
+        "id": "leading-break",
+        "outcome": "\nThe outcome, after a blank line.",
+        "input_messages": [
+            {"role": "user", "content": [{"type": "text", "value": "\nFirst block"}]},
+            {"role": "assistant", "content": "\n\nTwo breaks first"},
+        ],
+        "execution": {
+            "evaluators": [{"name": "j", "type": "llm_judge", "prompt": "\nGrade.\n{{question}}"}]
+        },
+    }
+    root = write_files(
+        tmp_path / "breaks", {"e.yaml": {"$schema": "agentv-eval-v2", "evalcases": [case_data]}}
+    )
+    import_workspace(root, "breaks")
+    case = case_named("leading-break")
+    before = case_document(case)
+    form = form_of(client.get(editor_url(case)).content.decode())
+
+    client.post(editor_url(case), {**form, "action": "save"})
+
+    assert form["outcome"] == "\nThe outcome, after a blank line."
     assert case_document(Case.objects.get(pk=case.pk)) == before
