@@ -25,6 +25,16 @@ from evals_app.models import (
 from evals_app.services.importing import import_workspace
 
 
+def key_orders(data: Any) -> Any:
+    """The order of the keys of every mapping in `data`, and nothing else: `==` on data
+    ignores it, while a lossless round trip must keep it."""
+    if isinstance(data, dict):
+        return [(key, key_orders(value)) for key, value in data.items()]
+    if isinstance(data, list):
+        return [key_orders(item) for item in data]
+    return None
+
+
 def eval_document(*cases: dict[str, Any], **top_level: Any) -> dict[str, Any]:
     """An `agentv-eval-v2` document with the given cases."""
     return {"$schema": "agentv-eval-v2", **top_level, "evalcases": list(cases)}
@@ -129,3 +139,17 @@ def database_snapshot() -> dict[str, list[tuple[Any, ...]]]:
             Membership,
         )
     }
+
+
+def property_workspace(folder: Path, document: dict[str, Any]) -> Path:
+    """A workspace under `folder` for the property tests: `document` as `evals/suite.yaml`,
+    beside a text file with CRLF line ends, a guideline file and a code file to refer to."""
+    return write_files(
+        folder / "ws",
+        {
+            "evals/suite.yaml": document,
+            "evals/notes.txt": "Some notes.\r\n",
+            "g.instructions.md": "Be kind.",
+            "sub/code.py": "print(1)\n",
+        },
+    )

@@ -16,6 +16,7 @@ from tests.browser.pages import (
     SINGLE_TURN,
     add_turn,
     attach_file,
+    file_of,
     input_turns,
     open_editor,
     question,
@@ -121,6 +122,19 @@ def test_a_missing_file_is_warned_about_next_to_its_turn(
     expect(warnings).to_contain_text('file "src/no-such-file.js" was not found')
     for other_turn in (0, 2, 3):
         expect(input_turns(editor).nth(other_turn).locator(".turn-warnings")).to_be_empty()
+
+
+def test_a_turn_warning_goes_once_its_file_is_found(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    open_editor(editor, example_workspace, MULTI_TURN)
+    attach_file(editor, 2, "src/no-such-file.js")
+    warnings = input_turns(editor).nth(1).locator(".turn-warnings")
+    expect(warnings).to_contain_text('file "src/no-such-file.js" was not found')
+
+    file_of(editor, 2).fill("src/cart.js")
+
+    expect(warnings).to_be_empty()
 
 
 def test_moving_a_turn_down_changes_the_order_in_the_question(

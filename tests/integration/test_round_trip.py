@@ -18,7 +18,7 @@ from evals_app.models import Suite, Workspace
 from evals_app.services.exporting import export_workspace
 from evals_app.services.formatting import WorkspaceFormatter
 from evals_app.services.importing import import_workspace
-from tests.factories import write_files
+from tests.factories import key_orders, property_workspace, write_files
 from tests.strategies import eval_files
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +48,7 @@ def test_example_suite_exports_to_the_same_data_in_the_same_key_order(
     exported = load_yaml((folder / suite_path).read_bytes()).data
 
     assert exported == original
-    assert _key_orders(exported) == _key_orders(original)
+    assert key_orders(exported) == key_orders(original)
 
 
 def test_second_round_trip_gives_identical_bytes(example_root: Path, tmp_path: Path) -> None:
@@ -104,14 +104,6 @@ def test_default_workspace_name_is_the_folder_name(tmp_path: Path) -> None:
     assert Workspace.objects.get().name == "my-evals"
 
 
-def _key_orders(data: Any) -> Any:
-    if isinstance(data, dict):
-        return [(key, _key_orders(value)) for key, value in data.items()]
-    if isinstance(data, list):
-        return [_key_orders(item) for item in data]
-    return None
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document=eval_files())
 def test_any_valid_eval_file_round_trips_and_formats_the_same_from_the_database(
@@ -119,21 +111,13 @@ def test_any_valid_eval_file_round_trips_and_formats_the_same_from_the_database(
 ) -> None:
     Workspace.objects.all().delete()
     with tempfile.TemporaryDirectory() as directory:
-        root = write_files(
-            Path(directory) / "ws",
-            {
-                "evals/suite.yaml": document,
-                "evals/notes.txt": "Some notes.\r\n",
-                "g.instructions.md": "Be kind.",
-                "sub/code.py": "print(1)\n",
-            },
-        )
+        root = property_workspace(Path(directory), document)
         workspace = import_workspace(root, "property").workspace
         folder = export_workspace(workspace, Path(directory) / "out").folder
         exported = load_yaml((folder / "evals/suite.yaml").read_bytes()).data
 
         assert exported == document
-        assert _key_orders(exported) == _key_orders(document)
+        assert key_orders(exported) == key_orders(document)
 
         parsed = parse_eval_file((root / "evals/suite.yaml").read_bytes())
         suite = workspace.suites.get()

@@ -20,18 +20,10 @@ from evals_app.services.case_summaries import SUMMARY_FIELDS, refresh_summaries
 from evals_app.services.documents import case_document, with_conversation
 from evals_app.services.formatting import WorkspaceFormatter, stored_eval_case
 from evals_app.services.importing import import_workspace
-from tests.factories import write_files
+from tests.factories import key_orders, property_workspace
 from tests.strategies import eval_files
 
 pytestmark = pytest.mark.django_db
-
-
-def key_orders(data: Any) -> Any:
-    if isinstance(data, dict):
-        return [(key, key_orders(value)) for key, value in data.items()]
-    if isinstance(data, list):
-        return [key_orders(item) for item in data]
-    return None
 
 
 def assert_rows_read_like_models(workspace: Workspace) -> None:
@@ -70,15 +62,7 @@ def test_any_imported_file_reads_back_alike_and_with_the_summaries_formatting_gi
 ) -> None:
     Workspace.objects.all().delete()
     with tempfile.TemporaryDirectory() as directory:
-        root = write_files(
-            Path(directory) / "ws",
-            {
-                "evals/suite.yaml": document,
-                "evals/notes.txt": "Some notes.\r\n",
-                "g.instructions.md": "Be kind.",
-                "sub/code.py": "print(1)\n",
-            },
-        )
+        root = property_workspace(Path(directory), document)
         workspace = import_workspace(root, "property").workspace
 
     assert_rows_read_like_models(workspace)

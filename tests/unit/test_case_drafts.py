@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from evals_app.case_drafts import CaseDraft, DraftFormError, TurnDraft
 from evals_app.formatting.eval_file import parse_eval_file
 from tests.conftest import EXAMPLES
+from tests.factories import key_orders
 from tests.strategies import cases
 
 EXAMPLE_CASES = [
@@ -17,14 +18,6 @@ EXAMPLE_CASES = [
     for path in sorted((EXAMPLES / "evals").rglob("*.y*ml"))
     for case in parse_eval_file(path.read_bytes()).data["evalcases"]
 ]
-
-
-def key_orders(data: Any) -> Any:
-    if isinstance(data, dict):
-        return [(key, key_orders(value)) for key, value in data.items()]
-    if isinstance(data, list):
-        return [key_orders(item) for item in data]
-    return None
 
 
 @pytest.mark.parametrize("case", EXAMPLE_CASES)
