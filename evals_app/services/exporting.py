@@ -80,7 +80,7 @@ def export_workspace(
                     if first:
                         yaml_out.write("evalcases:\n")
                         first = False
-                    yaml_out.write(dump_yaml([case_document(case)]))
+                    yaml_out.write(dump_yaml([case.document]))
                     summary.cases += 1
                     for line in _formatted_lines(formatter, suite, case, modes, toon, summary):
                         jsonl.write(line)
@@ -90,11 +90,6 @@ def export_workspace(
                     yaml_out.write("evalcases: []\n")
                 yaml_out.write(dump_yaml(after) if after else "")
     return summary
-
-
-def case_document(case: StoredCase) -> dict[str, Any]:
-    """The mapping the export writes for a stored case."""
-    return case.document
 
 
 def _cases_of(suite: Suite, approved_only: bool) -> QuerySet[Case]:

@@ -180,15 +180,15 @@ def test_interrupted_export_keeps_previous_files_and_leaves_no_temporary_file(
 
     calls = 0
 
-    def failing_case_document(case: Any) -> Any:
+    def failing_dump_yaml(data: Any) -> str:
         nonlocal calls
         calls += 1
         if calls == 5:
             raise KeyboardInterrupt
-        return original(case)
+        return original(data)
 
-    original = exporting.case_document
-    monkeypatch.setattr(exporting, "case_document", failing_case_document)
+    original = exporting.dump_yaml
+    monkeypatch.setattr(exporting, "dump_yaml", failing_dump_yaml)
     with pytest.raises(KeyboardInterrupt):
         call_command("export_evals", "--out", str(tmp_path))
 
