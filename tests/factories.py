@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 from django.utils.text import slugify
 
 from evals_app.formatting.yaml_dumper import dump_yaml
@@ -22,7 +23,9 @@ from evals_app.models import (
     Workspace,
     WorkspaceFile,
 )
+from evals_app.services.documents import case_document
 from evals_app.services.importing import import_workspace
+from evals_app.services.revisions import record_revision
 
 
 def key_orders(data: Any) -> Any:
@@ -119,6 +122,49 @@ def member(workspace: Workspace, role: str, username: str | None = None) -> User
     account = user(username or f"{role}-{workspace.slug}", password=None)
     Membership.objects.create(workspace=workspace, user=account, role=role)
     return account
+
+
+def comment_thread(
+    case: Case,
+    author: User,
+    text: str = "Why this turn?",
+    *replies: tuple[User, str],
+    turn: int | None = None,
+    resolved_by: User | None = None,
+) -> CommentThread:
+    """A thread on input turn `turn` of `case` (on the whole case by default), started by
+    `author`, answered by `replies` (author, text), resolved when `resolved_by` is given."""
+    thread = CommentThread.objects.create(
+        case=case,
+        section="input" if turn is not None else "",
+        turn=turn,
+        created_by=author,
+        resolved_by=resolved_by,
+        resolved_at=timezone.now() if resolved_by else None,
+    )
+    for who, words in ((author, text), *replies):
+        Comment.objects.create(thread=thread, author=who, text=words)
+    return thread
+
+
+def revision(case: Case, author: User | None, summary: str = "edited", **changes: Any) -> Revision:
+    """The next revision of `case`: its stored mapping with `changes` (keys of the case's YAML
+    mapping), saved by `author`."""
+    return record_revision(case, author, summary, {**case_document(case), **changes})
+
+
+def review_event(
+    case: Case, actor: User | None, action: str = ReviewEvent.Action.SUBMITTED, note: str = ""
+) -> ReviewEvent:
+    """A recorded review step of `case`; the case's status is left as it is."""
+    return ReviewEvent.objects.create(
+        case=case,
+        actor=actor,
+        action=action,
+        from_status=case.status,
+        to_status=case.status,
+        note=note,
+    )
 
 
 def database_snapshot() -> dict[str, list[tuple[Any, ...]]]:
