@@ -76,6 +76,9 @@ class MembershipAdmin(admin.ModelAdmin):
 @admin.register(ReviewEvent)
 class ReviewEventAdmin(admin.ModelAdmin):
     list_display = ["case", "actor", "action", "from_status", "to_status", "created_at"]
+    # Named: the admin's own select_related() skips nullable keys (actor, author,
+    # created_by here and below), which then cost a query per row.
+    list_select_related = ["case", "actor"]
     list_filter = ["action"]
 
 
@@ -87,9 +90,11 @@ class CommentInline(admin.TabularInline):
 @admin.register(CommentThread)
 class CommentThreadAdmin(admin.ModelAdmin):
     list_display = ["case", "anchor_label", "created_by", "created_at", "resolved_at"]
+    list_select_related = ["case", "created_by"]
     inlines = [CommentInline]
 
 
 @admin.register(Revision)
 class RevisionAdmin(admin.ModelAdmin):
     list_display = ["case", "number", "author", "created_at", "summary"]
+    list_select_related = ["case", "author"]
