@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from .models import (
     Case,
@@ -23,6 +25,10 @@ class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 1
     autocomplete_fields = ["user"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Membership]:
+        # Each row is labelled with Membership.__str__, which names the user and the workspace.
+        return super().get_queryset(request).select_related("user", "workspace")
 
 
 @admin.register(Workspace)
@@ -85,6 +91,10 @@ class ReviewEventAdmin(admin.ModelAdmin):
 class CommentInline(admin.TabularInline):
     model = Comment
     extra = 0
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Comment]:
+        # Each row is labelled with Comment.__str__, which names the author.
+        return super().get_queryset(request).select_related("author")
 
 
 @admin.register(CommentThread)
