@@ -91,6 +91,8 @@ class ReviewEventAdmin(admin.ModelAdmin):
 class CommentInline(admin.TabularInline):
     model = Comment
     extra = 0
+    # A search box rather than a menu of every account on each row.
+    autocomplete_fields = ["author"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Comment]:
         # Each row is labelled with Comment.__str__, which names the author.

@@ -53,8 +53,8 @@ def test_an_admin_list_uses_as_many_queries_for_many_objects_as_for_few(
 def test_a_thread_in_the_admin_looks_up_no_more_than_each_comments_author(
     signed_in: Client,
 ) -> None:
-    """The author select of each comment row reads the users with a query of its own (as any
-    admin inline's select does); nothing else may grow with the comments."""
+    """The author box of each comment row looks up its account with a query of its own (as
+    Django's autocomplete widget does); nothing else may grow with the comments."""
     counts = []
     for discussed in small_and_large(discussed_case):
         thread = discussed.threads.first()
