@@ -78,7 +78,7 @@ def get(port: int, path: str, timeout: float = 60) -> Any:
         except OSError:
             if time.monotonic() > deadline:
                 raise
-            time.sleep(0.1)
+            time.sleep(0.1)  # gunicorn is still starting: its workers load Django first
         finally:
             connection.close()
 
