@@ -222,7 +222,6 @@ def revised_case(name: str, size: int) -> Case:
             for index, path in enumerate(paths)
         ]
         revision(revised, someone, f"edit {number}", input_messages=turns)
-    revised.suite.workspace = space
     return revised
 
 
@@ -306,7 +305,6 @@ def discussed_case(name: str, size: int) -> Case:
             turn=index if index else None,
             resolved_by=authors[-1] if index % 2 else None,
         )
-    discussed.suite.workspace = space
     return discussed
 
 
