@@ -10,9 +10,7 @@ from .models import (
     Case,
     Comment,
     CommentThread,
-    ContentBlock,
     Membership,
-    Message,
     ReviewEvent,
     Revision,
     Suite,
@@ -53,24 +51,11 @@ class SuiteAdmin(admin.ModelAdmin):
     search_fields = ["path"]
 
 
-class MessageInline(admin.TabularInline):
-    model = Message
-    extra = 0
-    fields = ["section", "position", "role", "content_form"]
-
-
 @admin.register(Case)
 class CaseAdmin(admin.ModelAdmin):
     list_display = ["case_id", "suite", "position", "status", "version", "updated_at"]
     list_filter = ["status", "suite__workspace"]
-    search_fields = ["case_id", "outcome"]
-    inlines = [MessageInline]
-
-
-@admin.register(ContentBlock)
-class ContentBlockAdmin(admin.ModelAdmin):
-    list_display = ["message", "position", "type"]
-    list_filter = ["type"]
+    search_fields = ["case_id"]
 
 
 @admin.register(Membership)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Literal
 
+from .eval_files.case_parts import split_case
+
 Op = Literal["equal", "insert", "delete"]
 TurnKind = Literal["unchanged", "changed", "added", "removed", "moved"]
 _WORDS = re.compile(r"\s+|[^\s]+")
@@ -80,37 +82,62 @@ class LineRow:
     new: str | None
 
 
-def turns_of(document: dict[str, Any], key: str) -> list[Turn]:
-    """The turns of `input_messages` or `expected_messages` of a case mapping."""
+def turns_of(document: dict[Any, Any], section: str) -> list[Turn]:
+    """The input or expected turns of a case mapping (of any period's spelling)."""
+    parts = split_case(document)
+    messages = parts.input_messages if section == "input" else parts.expected_messages
     turns = []
-    for message in document.get(key) or []:
+    for message in messages:
         content = message.get("content")
-        items = [content] if isinstance(content, str) else list(content or [])
+        items = content if isinstance(content, list) else [content]
         texts, files = [], []
         for item in items:
             if isinstance(item, str):
                 texts.append(item)
-            elif item.get("type") == "file":
-                files.append(str(item.get("value", "")))
-            else:
-                texts.append(str(item.get("value", "")))
+            elif isinstance(item, dict) and item.get("type") == "file":
+                files.append(_text(item.get("value", "")))
+            elif isinstance(item, dict) and isinstance(item.get("value"), str):
+                texts.append(item["value"])
+            elif item is not None:
+                texts.append(_text(item))
+        for name, value in message.items():  # tool calls and other keys are part of the turn
+            if name not in ("role", "content"):
+                texts.append(f"{name}: {_text(value)}")
         turns.append(Turn(str(message.get("role", "")), "\n".join(texts), tuple(files)))
     return turns
 
 
-def conversation_diff(old: dict[str, Any], new: dict[str, Any]) -> list[TurnChange]:
+def conversation_diff(old: dict[Any, Any], new: dict[Any, Any]) -> list[TurnChange]:
     """Input and expected turns of two case mappings, aligned, with what happened to each."""
     changes: list[TurnChange] = []
-    for section, key in (("input", "input_messages"), ("expected", "expected_messages")):
-        changes.extend(_section_diff(section, turns_of(old, key), turns_of(new, key)))
+    for section in ("input", "expected"):
+        changes.extend(_section_diff(section, turns_of(old, section), turns_of(new, section)))
     return changes
 
 
-def field_changes(old: dict[str, Any], new: dict[str, Any]) -> list[FieldChange]:
-    """The case's own fields that differ (id, conversation id, outcome, execution)."""
+def field_changes(old: dict[Any, Any], new: dict[Any, Any]) -> list[FieldChange]:
+    """The case's own fields that differ: id, outcome, target, evaluators, and the others
+    (each named as the newer version spells it)."""
+    before_parts, after_parts = split_case(old), split_case(new)
     changes = []
-    for name in ("id", "conversation_id", "outcome", "execution"):
-        before, after = _text(old.get(name)), _text(new.get(name))
+    pairs: list[tuple[str, Any, Any]] = [
+        (after_parts.spelling.id_key, before_parts.case_id, after_parts.case_id),
+        (after_parts.spelling.outcome_key, before_parts.outcome, after_parts.outcome),
+        ("target", before_parts.target, after_parts.target),
+        ("evaluators", before_parts.evaluators, after_parts.evaluators),
+    ]
+    skeleton_keys = [key for key in after_parts.skeleton if after_parts.skeleton[key] is not None]
+    skeleton_keys += [
+        key
+        for key in before_parts.skeleton
+        if before_parts.skeleton[key] is not None and key not in skeleton_keys
+    ]
+    pairs += [
+        (str(key), before_parts.skeleton.get(key), after_parts.skeleton.get(key))
+        for key in skeleton_keys
+    ]
+    for name, before_value, after_value in pairs:
+        before, after = _text(before_value), _text(after_value)
         if before != after:
             changes.append(FieldChange(name, before, after, word_diff(before, after)))
     return changes

@@ -1,29 +1,35 @@
 """The editor's unsaved state of a case: parsed from the form, edited, turned into a case mapping.
 
-A draft is the case's YAML mapping in a form the editor can show and change. Unknown keys and
-key order ride along in hidden `-meta` fields, so editing a case never drops what it had; the
-mapping a draft produces goes through the same validation and storage as an imported file.
-Field names: `input-3-role`, `input-3-block-0-value`, `evaluator-1-model`, …
+A draft is a case taken apart by `eval_files.case_parts` (the one mapping between a case and
+its document) in a form the editor can show and change: turns of blocks, tool calls, content
+written as a mapping, evaluators. What the editor does not show (the rest of the case, unknown
+keys, the spelling of each part) rides along in hidden `-meta` fields, so opening and saving a
+case of any period without touching it changes nothing. The mapping a draft produces goes
+through the same validation and storage as an imported file.
+Field names: `input-3-role`, `input-3-block-0-value`, `expected-0-tool-1-input`, …
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .formatting.key_order import ordered_mapping, split_mapping
-from .formatting.schema import ROLES
+from .eval_files.case_parts import CaseParts, Spelling, join_case, split_case
+from .eval_files.dialects import ROLES
+from .eval_files.json_text import decode_json, encode_json
+from .eval_files.key_order import ordered_mapping, split_mapping
 
 SECTIONS = ("input", "expected")
-SECTION_KEYS = {"input": "input_messages", "expected": "expected_messages"}
 EVALUATOR_TYPES = ("llm_judge", "code")
 EVALUATOR_FIELDS = ("name", "type", "prompt", "model", "script", "cwd")
+CONTENT_FORMS = ("string", "list", "mapping", "absent", "raw")
 # Bounds on what one form may hold, so a hostile request cannot make the server loop for long.
 MAX_TURNS = 1000
 MAX_BLOCKS = 200
 MAX_EVALUATORS = 50
+MAX_TOOL_CALLS = 50
 
 
 class DraftFormError(ValueError):
@@ -32,40 +38,161 @@ class DraftFormError(ValueError):
 
 @dataclass
 class BlockDraft:
-    """One content block; `bare` marks a bare string in a content list."""
+    """One content block. Text and file blocks with a text value are edited; any other block
+    (another type, or no text value) is kept whole in `raw`, shown read-only, movable."""
 
     type: str = "text"
     value: str = ""
     bare: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
-    key_order: list[str] = field(default_factory=list)
+    extra: dict[Any, Any] = field(default_factory=dict)
+    key_order: list[Any] = field(default_factory=list)
+    raw: Any = None
+
+    @property
+    def editable(self) -> bool:
+        """Whether the editor shows a text box for the block's value."""
+        return self.raw is None
 
     def document(self) -> Any:
         """The block as YAML has it."""
+        if self.raw is not None:
+            return self.raw
         if self.bare and self.type == "text" and not self.extra:
             return self.value
         return ordered_mapping({"type": self.type, "value": self.value}, self.extra, self.key_order)
 
+    @classmethod
+    def from_document(cls, item: Any) -> BlockDraft:
+        """A draft of one item of a content list."""
+        if isinstance(item, str):
+            return cls(value=item, bare=True)
+        if (
+            isinstance(item, dict)
+            and item.get("type") in ("text", "file")
+            and isinstance(item.get("value"), str)
+        ):
+            extra, key_order = split_mapping(item, ("type", "value"))
+            return cls(item["type"], item["value"], False, extra, key_order)
+        return cls(type=_block_type(item), raw=item)
+
+
+@dataclass
+class ToolCallDraft:
+    """A tool call of an expected message (`{tool, input, output}`); input and output are edited
+    as JSON text."""
+
+    tool: str = ""
+    input_text: str = ""
+    output_text: str = ""
+    extra: dict[Any, Any] = field(default_factory=dict)
+    key_order: list[Any] = field(default_factory=list)
+
+    def document(self, problems: list[tuple[str, str]], prefix: str = "tool") -> dict[Any, Any]:
+        """The tool call as YAML has it; JSON that does not parse is added to `problems`."""
+        known: dict[str, Any] = {"tool": self.tool or None}
+        for name, text in (("input", self.input_text), ("output", self.output_text)):
+            known[name] = _json_value(text, f"{prefix}-{name}", problems)
+        return ordered_mapping(known, self.extra, self.key_order)
+
+    @classmethod
+    def from_document(cls, data: dict[Any, Any]) -> ToolCallDraft:
+        """A draft of one tool call mapping."""
+        known = [key for key in ("tool", "input", "output") if key in data]
+        if "tool" in data and not isinstance(data["tool"], str):
+            known.remove("tool")
+        extra, key_order = split_mapping(data, tuple(known))
+        return cls(
+            tool=data.get("tool", "") if "tool" in known else "",
+            input_text=_json_text(data["input"]) if "input" in known else "",
+            output_text=_json_text(data["output"]) if "output" in known else "",
+            extra=extra,
+            key_order=key_order,
+        )
+
 
 @dataclass
 class TurnDraft:
-    """One message; a `string` content form is kept while it holds a single plain text block."""
+    """One message. Its content is a string (one text block), a list of blocks, a mapping
+    (edited as JSON), absent (a message of tool calls), or kept whole (`raw`)."""
 
     role: str = "user"
     blocks: list[BlockDraft] = field(default_factory=lambda: [BlockDraft()])
     content_form: str = "string"
-    extra: dict[str, Any] = field(default_factory=dict)
-    key_order: list[str] = field(default_factory=list)
+    mapping_text: str = ""
+    tool_calls: list[ToolCallDraft] | None = None
+    extra: dict[Any, Any] = field(default_factory=dict)
+    key_order: list[Any] = field(default_factory=list)
+    raw_content: Any = None
 
-    def document(self) -> dict[str, Any]:
-        """The message as YAML has it."""
-        content: Any
-        plain = len(self.blocks) == 1 and self.blocks[0].type == "text" and not self.blocks[0].extra
-        if self.content_form == "string" and plain:
-            content = self.blocks[0].value
+    def document(
+        self, problems: list[tuple[str, str]] | None = None, prefix: str = "turn"
+    ) -> dict[Any, Any]:
+        """The message as YAML has it. JSON that does not parse is added to `problems`, or
+        raises DraftValueError when no list is given."""
+        own_problems: list[tuple[str, str]] = [] if problems is None else problems
+        document = self._document(own_problems, prefix)
+        if problems is None and own_problems:
+            raise DraftValueError(own_problems)
+        return document
+
+    def _document(self, problems: list[tuple[str, str]], prefix: str) -> dict[Any, Any]:
+        content: Any = None
+        if self.content_form == "mapping":
+            content = _json_value(self.mapping_text, f"{prefix}-mapping", problems)
+        elif self.content_form == "raw":
+            content = self.raw_content
+        elif self.content_form != "absent":
+            plain = (
+                len(self.blocks) == 1
+                and self.blocks[0].editable
+                and self.blocks[0].type == "text"
+                and not self.blocks[0].extra
+            )
+            if self.content_form == "string" and plain:
+                content = self.blocks[0].value
+            else:
+                content = [block.document() for block in self.blocks]
+        known: dict[str, Any] = {"role": self.role}
+        if self.content_form != "absent":
+            known["content"] = content
+        if self.tool_calls is not None:
+            known["tool_calls"] = [
+                call.document(problems, f"{prefix}-tool-{index}")
+                for index, call in enumerate(self.tool_calls)
+            ]
+        return ordered_mapping(known, self.extra, self.key_order)
+
+    @classmethod
+    def from_document(cls, data: dict[Any, Any]) -> TurnDraft:
+        """A draft of a message mapping (its role was checked when the case was read)."""
+        content = data.get("content")
+        tool_calls = data.get("tool_calls")
+        editable_calls = isinstance(tool_calls, list) and all(
+            isinstance(call, dict) for call in tool_calls
+        )
+        known = ("role", "content", "tool_calls") if editable_calls else ("role", "content")
+        extra, key_order = split_mapping(data, known)
+        turn = cls(
+            role=data["role"],
+            extra=extra,
+            key_order=key_order,
+            tool_calls=[ToolCallDraft.from_document(call) for call in tool_calls]
+            if editable_calls and isinstance(tool_calls, list)
+            else None,
+        )
+        if "content" not in data:
+            turn.content_form, turn.blocks = "absent", []
+        elif isinstance(content, str):
+            turn.blocks = [BlockDraft(value=content)]
+        elif isinstance(content, list):
+            turn.content_form = "list"
+            turn.blocks = [BlockDraft.from_document(item) for item in content]
+        elif isinstance(content, dict):
+            turn.content_form, turn.blocks = "mapping", []
+            turn.mapping_text = _json_text(content)
         else:
-            content = [block.document() for block in self.blocks]
-        return ordered_mapping({"role": self.role, "content": content}, self.extra, self.key_order)
+            turn.content_form, turn.blocks, turn.raw_content = "raw", [], content
+        return turn
 
 
 @dataclass
@@ -78,13 +205,30 @@ class EvaluatorDraft:
     model: str = ""
     script: str = ""
     cwd: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
-    key_order: list[str] = field(default_factory=list)
+    extra: dict[Any, Any] = field(default_factory=dict)
+    key_order: list[Any] = field(default_factory=list)
+    # The mapping it was read from: written back as it was while no field is changed.
+    original: Any = None
 
-    def document(self) -> dict[str, Any]:
+    def document(self) -> Any:
         """The evaluator as YAML has it; empty fields are left out."""
+        if self.original is not None and _same_fields(
+            EvaluatorDraft.from_document(self.original), self
+        ):
+            return self.original
         known = {name: getattr(self, name) for name in EVALUATOR_FIELDS}
-        return _compose(known, self.extra, self.key_order)
+        present = {k: v for k, v in known.items() if v not in (None, "")}
+        order = [key for key in self.key_order if key in present or key in self.extra]
+        return ordered_mapping(present, self.extra, order)
+
+    @classmethod
+    def from_document(cls, data: Any) -> EvaluatorDraft:
+        """A draft of an evaluator mapping; values of other types stay in `extra`, untouched."""
+        if not isinstance(data, dict):
+            return cls(type="", original=data)
+        known = {k: v for k, v in data.items() if k in EVALUATOR_FIELDS and isinstance(v, str)}
+        extra = {k: v for k, v in data.items() if k not in known}
+        return cls(**known, extra=extra, key_order=list(data), original=data)
 
 
 @dataclass
@@ -92,17 +236,19 @@ class CaseDraft:
     """A whole case as the editor holds it."""
 
     case_id: str = ""
-    conversation_id: str = ""
     outcome: str = ""
     input_turns: list[TurnDraft] = field(default_factory=list)
     expected_turns: list[TurnDraft] = field(default_factory=list)
     target: str = ""
     evaluators: list[EvaluatorDraft] = field(default_factory=list)
-    has_execution: bool = False
-    execution_extra: dict[str, Any] = field(default_factory=dict)
-    execution_key_order: list[str] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
-    key_order: list[str] = field(default_factory=list)
+    spelling: Spelling = field(default_factory=Spelling)
+    skeleton: dict[Any, Any] = field(default_factory=dict)
+    unread: tuple[str, ...] = ()
+    # The outcome, target and evaluator list as read: written back while their fields are
+    # unchanged (so `null`, a number or an empty list stays what it was).
+    original_outcome: Any = None
+    original_target: Any = None
+    original_evaluators: list[Any] | None = None
     version: int = 0
 
     def turns(self, section: str) -> list[TurnDraft]:
@@ -111,48 +257,54 @@ class CaseDraft:
             raise ValueError(f"unknown section {section!r}")
         return self.input_turns if section == "input" else self.expected_turns
 
-    def document(self) -> dict[str, Any]:
-        """The case mapping, as an eval file would hold it."""
-        known: dict[str, Any] = {
-            "id": self.case_id,
-            "conversation_id": self.conversation_id,
-            "outcome": self.outcome,
-            "input_messages": [turn.document() for turn in self.input_turns],
-            "expected_messages": [turn.document() for turn in self.expected_turns] or None,
-            "execution": self._execution_document(),
-        }
-        if "expected_messages" in self.key_order and known["expected_messages"] is None:
-            known["expected_messages"] = []
-        return _compose(known, self.extra, self.key_order, keep=("id", "outcome"))
+    def document(self) -> dict[Any, Any]:
+        """The case mapping, as an eval file would hold it.
 
-    def _execution_document(self) -> dict[str, Any] | None:
-        evaluators = [evaluator.document() for evaluator in self.evaluators]
-        known: dict[str, Any] = {"target": self.target, "evaluators": evaluators or None}
-        if "evaluators" in self.execution_key_order and not evaluators:
-            known["evaluators"] = []
-        execution = _compose(known, self.execution_extra, self.execution_key_order)
-        return execution if execution or self.has_execution else None
+        Raises DraftValueError when a field holds JSON that does not parse.
+        """
+        problems: list[tuple[str, str]] = []
+        inputs = [t.document(problems, f"input-{i}") for i, t in enumerate(self.input_turns)]
+        expected = [
+            t.document(problems, f"expected-{i}") for i, t in enumerate(self.expected_turns)
+        ]
+        evaluators: list[Any] | None = [evaluator.document() for evaluator in self.evaluators]
+        if not evaluators and self.original_evaluators is None:
+            evaluators = None
+        if problems:
+            raise DraftValueError(problems)
+        parts = CaseParts(
+            case_id=self.case_id,
+            outcome=_unless_unchanged(self.outcome, self.original_outcome),
+            input_messages=inputs,
+            expected_messages=expected,
+            target=_unless_unchanged(self.target, self.original_target),
+            evaluators=evaluators,
+            spelling=self.spelling,
+            skeleton=self.skeleton,
+            unread=self.unread,
+        )
+        document = join_case(parts)
+        if not self.target and _shown(self.original_target):
+            _drop_target(document, self.spelling)  # the Target box was emptied: no target
+        return document
 
     @classmethod
-    def from_document(cls, data: Mapping[str, Any], version: int = 0) -> CaseDraft:
-        """A draft of a validated case mapping (as stored or as pasted)."""
-        extra, key_order = split_mapping(dict(data), CASE_KEYS)
-        execution = data.get("execution")
-        execution = execution if isinstance(execution, dict) else {}
-        execution_extra, execution_order = split_mapping(execution, ("target", "evaluators"))
+    def from_document(cls, data: dict[Any, Any], version: int = 0) -> CaseDraft:
+        """A draft of a valid case mapping (as stored or as pasted)."""
+        parts = split_case(data)
         return cls(
-            case_id=data["id"],
-            conversation_id=data.get("conversation_id") or "",
-            outcome=data["outcome"],
-            input_turns=[_turn_from_document(m) for m in data["input_messages"]],
-            expected_turns=[_turn_from_document(m) for m in data.get("expected_messages") or []],
-            target=execution.get("target") or "",
-            evaluators=[_evaluator_from_document(e) for e in execution.get("evaluators") or []],
-            has_execution="execution" in data,
-            execution_extra=execution_extra,
-            execution_key_order=execution_order,
-            extra=extra,
-            key_order=key_order,
+            case_id=parts.case_id,
+            outcome=_shown(parts.outcome),
+            input_turns=[TurnDraft.from_document(m) for m in parts.input_messages],
+            expected_turns=[TurnDraft.from_document(m) for m in parts.expected_messages],
+            target=_shown(parts.target),
+            evaluators=[EvaluatorDraft.from_document(e) for e in parts.evaluators or []],
+            spelling=parts.spelling,
+            skeleton=parts.skeleton,
+            unread=parts.unread,
+            original_outcome=parts.outcome,
+            original_target=parts.target,
+            original_evaluators=parts.evaluators,
             version=version,
         )
 
@@ -160,11 +312,18 @@ class CaseDraft:
     def from_form(cls, form: Mapping[str, str]) -> CaseDraft:
         """Parse the editor's form; raise DraftFormError if it is not the editor's."""
         meta = _meta(form, "case-meta")
-        execution_meta = _meta(form, "execution-meta")
+        try:
+            spelling = Spelling.from_json(meta.get("spelling", Spelling().as_json()))
+        except ValueError as error:
+            raise DraftFormError(f"case-meta: {error}") from None
+        skeleton = meta.get("skeleton", {})
+        unread = meta.get("unread", [])
+        if not isinstance(skeleton, dict) or not isinstance(unread, list):
+            raise DraftFormError("case-meta: malformed")
+        evaluators = meta.get("evaluators")
         return cls(
             case_id=form.get("id", "").strip(),
-            conversation_id=form.get("conversation_id", "").strip(),
-            outcome=form.get("outcome", ""),
+            outcome=_text(form.get("outcome", "")),
             input_turns=_turns_from_form(form, "input"),
             expected_turns=_turns_from_form(form, "expected"),
             target=form.get("target", "").strip(),
@@ -172,11 +331,12 @@ class CaseDraft:
                 _evaluator_from_form(form, f"evaluator-{index}")
                 for index in range(_count(form, "evaluator-count", MAX_EVALUATORS))
             ],
-            has_execution=bool(execution_meta.get("present")),
-            execution_extra=execution_meta["extra"],
-            execution_key_order=execution_meta["key_order"],
-            extra=meta["extra"],
-            key_order=meta["key_order"],
+            spelling=spelling,
+            skeleton=skeleton,
+            unread=tuple(str(part) for part in unread),
+            original_outcome=meta.get("outcome"),
+            original_target=meta.get("target"),
+            original_evaluators=evaluators if isinstance(evaluators, list) else None,
             version=_integer(form.get("version", "0"), "version"),
         )
 
@@ -195,38 +355,60 @@ class CaseDraft:
             raise DraftFormError(f"bad editor action {action!r}") from error
 
 
-CASE_KEYS = ("id", "conversation_id", "outcome", "input_messages", "expected_messages", "execution")
+class DraftValueError(ValueError):
+    """Fields of the form hold values that cannot be saved (JSON that does not parse); each
+    problem is (field name, message)."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        super().__init__("; ".join(f"{name}: {message}" for name, message in problems))
+        self.problems = problems
 
 
-def _compose(
-    known: dict[str, Any], extra: dict[str, Any], key_order: list[str], keep: tuple[str, ...] = ()
-) -> dict[str, Any]:
-    # A field the editor shows empty is left out of the mapping (and out of the key order).
-    present = {k: v for k, v in known.items() if k in keep or v not in (None, "")}
-    order = [key for key in key_order if key in present or key in extra]
-    return ordered_mapping(present, extra, order)
+def _same_fields(first: EvaluatorDraft, second: EvaluatorDraft) -> bool:
+    names = [item.name for item in fields(EvaluatorDraft) if item.name != "original"]
+    return all(getattr(first, name) == getattr(second, name) for name in names)
 
 
-def _turn_from_document(data: Mapping[str, Any]) -> TurnDraft:
-    extra, key_order = split_mapping(dict(data), ("role", "content"))
-    content = data["content"]
-    if isinstance(content, str):
-        return TurnDraft(data["role"], [BlockDraft(value=content)], "string", extra, key_order)
-    blocks = []
-    for item in content:
-        if isinstance(item, str):
-            blocks.append(BlockDraft(value=item, bare=True))
-        else:
-            block_extra, block_order = split_mapping(dict(item), ("type", "value"))
-            blocks.append(BlockDraft(item["type"], item["value"], False, block_extra, block_order))
-    return TurnDraft(data["role"], blocks, "list", extra, key_order)
+def _shown(value: Any) -> str:
+    """A part's value as its text field shows it."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else _json_text(value)
 
 
-def _evaluator_from_document(data: Mapping[str, Any]) -> EvaluatorDraft:
-    # Values of an unexpected type stay in `extra`, untouched, rather than being coerced.
-    known = {k: v for k, v in data.items() if k in EVALUATOR_FIELDS and isinstance(v, str)}
-    extra = {k: v for k, v in data.items() if k not in known}
-    return EvaluatorDraft(**known, extra=extra, key_order=list(data))
+def _unless_unchanged(text: str, original: Any) -> Any:
+    return original if text == _shown(original) else text
+
+
+def _drop_target(document: dict[Any, Any], spelling: Spelling) -> None:
+    *path, last = spelling.target_path
+    container: Any = document
+    for key in path:
+        container = container.get(key) if isinstance(container, dict) else None
+    if isinstance(container, dict):
+        container.pop(last, None)
+
+
+def _block_type(item: Any) -> str:
+    if isinstance(item, dict) and isinstance(item.get("type"), str):
+        return item["type"]
+    return "(no type)" if isinstance(item, dict) else "(not a block)"
+
+
+def _json_text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def _json_value(text: str, name: str, problems: list[tuple[str, str]]) -> Any:
+    if not text.strip():
+        return None
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        problems.append((name, f"not valid JSON ({error})"))
+    except RecursionError:
+        problems.append((name, "JSON nested too deeply"))
+    return None
 
 
 def _turns_from_form(form: Mapping[str, str], section: str) -> list[TurnDraft]:
@@ -248,11 +430,42 @@ def _turns_from_form(form: Mapping[str, str], section: str) -> list[TurnDraft]:
                     bare=bool(block_meta.get("bare")),
                     extra=block_meta["extra"],
                     key_order=block_meta["key_order"],
+                    raw=block_meta.get("raw"),
                 )
             )
-        content_form = "string" if meta.get("content_form", "string") == "string" else "list"
-        turns.append(TurnDraft(role, blocks, content_form, meta["extra"], meta["key_order"]))
+        content_form = meta.get("content_form", "string")
+        if content_form not in CONTENT_FORMS:
+            raise DraftFormError(f"{prefix}-meta: unknown content form {content_form!r}")
+        tool_calls = None
+        if meta.get("tool_calls"):
+            tool_calls = [
+                _tool_call_from_form(form, f"{prefix}-tool-{call}")
+                for call in range(_count(form, f"{prefix}-tool-count", MAX_TOOL_CALLS))
+            ]
+        turns.append(
+            TurnDraft(
+                role=role,
+                blocks=blocks,
+                content_form=content_form,
+                mapping_text=_text(form.get(f"{prefix}-mapping", "")),
+                tool_calls=tool_calls,
+                extra=meta["extra"],
+                key_order=meta["key_order"],
+                raw_content=meta.get("raw_content"),
+            )
+        )
     return turns
+
+
+def _tool_call_from_form(form: Mapping[str, str], prefix: str) -> ToolCallDraft:
+    meta = _meta(form, f"{prefix}-meta")
+    return ToolCallDraft(
+        tool=form.get(f"{prefix}-tool", "").strip(),
+        input_text=_text(form.get(f"{prefix}-input", "")),
+        output_text=_text(form.get(f"{prefix}-output", "")),
+        extra=meta["extra"],
+        key_order=meta["key_order"],
+    )
 
 
 def _evaluator_from_form(form: Mapping[str, str], prefix: str) -> EvaluatorDraft:
@@ -261,7 +474,9 @@ def _evaluator_from_form(form: Mapping[str, str], prefix: str) -> EvaluatorDraft
     # An inline judge template is text: its line breaks and blank lines are part of it.
     prompt = _text(form.get(f"{prefix}-prompt", ""))
     values["prompt"] = prompt if "\n" in prompt else prompt.strip()
-    return EvaluatorDraft(**values, extra=meta["extra"], key_order=meta["key_order"])
+    return EvaluatorDraft(
+        **values, extra=meta["extra"], key_order=meta["key_order"], original=meta.get("original")
+    )
 
 
 def _text(value: str) -> str:
@@ -277,30 +492,27 @@ def _count(form: Mapping[str, str], name: str, limit: int) -> int:
 
 
 def _integer(value: str, name: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise DraftFormError(f"{name}: {value!r} is not a number") from None
+    if not value.strip().lstrip("-").isdigit() or len(value) > 12:
+        raise DraftFormError(f"{name}: {value!r} is not a number")
+    return int(value)
 
 
 def _meta(form: Mapping[str, str], name: str) -> dict[str, Any]:
     raw = form.get(name, "")
     try:
-        meta = json.loads(raw) if raw else {}
-    except json.JSONDecodeError:
+        meta = decode_json(raw) if raw else {}
+    except (ValueError, RecursionError):
         raise DraftFormError(f"{name}: not JSON") from None
     if not isinstance(meta, dict):
         raise DraftFormError(f"{name}: not a JSON object")
     extra = meta.setdefault("extra", {})
     key_order = meta.setdefault("key_order", [])
-    if not isinstance(extra, dict) or not (
-        isinstance(key_order, list) and all(isinstance(key, str) for key in key_order)
-    ):
+    if not isinstance(extra, dict) or not isinstance(key_order, list):
         raise DraftFormError(f"{name}: malformed")
     return meta
 
 
-def meta_json(item: BlockDraft | TurnDraft | EvaluatorDraft | CaseDraft) -> str:
+def meta_json(item: BlockDraft | TurnDraft | EvaluatorDraft | ToolCallDraft) -> str:
     """The hidden `-meta` value that carries an item's unknown keys through the form.
 
     Empty for a turn or block (nearly all of them) that has only its own keys in the usual
@@ -310,30 +522,44 @@ def meta_json(item: BlockDraft | TurnDraft | EvaluatorDraft | CaseDraft) -> str:
     if _plain(item):
         return ""
     meta: dict[str, Any] = {"extra": item.extra, "key_order": item.key_order}
-    if isinstance(item, BlockDraft) and item.bare:
-        meta["bare"] = True
+    if isinstance(item, BlockDraft):
+        if item.bare:
+            meta["bare"] = True
+        if item.raw is not None:
+            meta = {"raw": item.raw}
     if isinstance(item, TurnDraft):
         meta["content_form"] = item.content_form
-    return json.dumps(meta, ensure_ascii=False, separators=(",", ":"))
+        if item.tool_calls is not None:
+            meta["tool_calls"] = True
+        if item.content_form == "raw":
+            meta["raw_content"] = item.raw_content
+    if isinstance(item, EvaluatorDraft) and item.original is not None:
+        meta["original"] = item.original
+    return encode_json(meta)
 
 
-def _plain(item: BlockDraft | TurnDraft | EvaluatorDraft | CaseDraft) -> bool:
+def _plain(item: BlockDraft | TurnDraft | EvaluatorDraft | ToolCallDraft) -> bool:
     if isinstance(item, TurnDraft):
         usual = item.content_form == "string" and item.key_order in ([], ["role", "content"])
-        return usual and not item.extra
+        return usual and not item.extra and item.tool_calls is None
     if isinstance(item, BlockDraft):
-        return not item.bare and not item.extra and item.key_order in ([], ["type", "value"])
+        usual_order = item.key_order in ([], ["type", "value"])
+        return not item.bare and not item.extra and usual_order and item.raw is None
     return False
 
 
-def execution_meta_json(draft: CaseDraft) -> str:
-    """The hidden `execution-meta` value: whether `execution:` exists, and its other keys."""
+def case_meta_json(draft: CaseDraft) -> str:
+    """The hidden `case-meta` value: the case without the parts the form shows, where each
+    part lives, and the parts' values as read."""
     meta = {
-        "present": draft.has_execution,
-        "extra": draft.execution_extra,
-        "key_order": draft.execution_key_order,
+        "spelling": draft.spelling.as_json(),
+        "skeleton": draft.skeleton,
+        "unread": list(draft.unread),
+        "outcome": draft.original_outcome,
+        "target": draft.original_target,
+        "evaluators": draft.original_evaluators,
     }
-    return json.dumps(meta, ensure_ascii=False, separators=(",", ":"))
+    return encode_json(meta)
 
 
 # Structural edits. Each returns the id of the control to focus afterwards.
@@ -363,6 +589,8 @@ def _add_block(draft: CaseDraft, section: str, index: str, block_type: str) -> s
     if block_type not in ("text", "file"):
         raise ValueError(block_type)
     turn = _turn(draft, section, index)
+    if turn.content_form not in ("string", "list", "absent"):
+        raise ValueError("content is not a list of blocks")
     turn.content_form = "list"
     turn.blocks.append(BlockDraft(type=block_type))
     return f"{section}-{index}-block-{len(turn.blocks) - 1}-value"
@@ -380,6 +608,21 @@ def _move_block(draft: CaseDraft, section: str, index: str, block: str, directio
     target = _swap(turn.blocks, _index(block, turn.blocks), direction)
     turn.content_form = "list"
     return _move_focus(f"{section}-{index}-block-{target}", target, len(turn.blocks), direction)
+
+
+def _add_tool_call(draft: CaseDraft, section: str, index: str) -> str:
+    turn = _turn(draft, section, index)
+    if turn.tool_calls is None:
+        turn.tool_calls = []
+    turn.tool_calls.append(ToolCallDraft())
+    return f"{section}-{index}-tool-{len(turn.tool_calls) - 1}-tool"
+
+
+def _delete_tool_call(draft: CaseDraft, section: str, index: str, call: str) -> str | None:
+    turn = _turn(draft, section, index)
+    calls = turn.tool_calls or []
+    del calls[_index(call, calls)]
+    return None
 
 
 def _add_evaluator(draft: CaseDraft, evaluator_type: str) -> str:
@@ -433,6 +676,8 @@ _ACTIONS: dict[str, Any] = {
     "add-block": _add_block,
     "delete-block": _delete_block,
     "move-block": _move_block,
+    "add-tool-call": _add_tool_call,
+    "delete-tool-call": _delete_tool_call,
     "add-evaluator": _add_evaluator,
     "delete-evaluator": _delete_evaluator,
 }

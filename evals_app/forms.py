@@ -80,10 +80,11 @@ class UploadForm(PageForm):
 
 
 class PatternsForm(PageForm):
-    """The workspace's guideline patterns, one glob per line."""
+    """The guideline patterns of one `.agentv/config.yaml`, one glob per line."""
 
     id_prefix = "guideline"
 
+    config = forms.CharField(max_length=1000, required=False, widget=forms.HiddenInput())
     patterns = forms.CharField(
         label="Guideline patterns, one glob per line",
         required=False,  # "at least one" is the service's rule, with its own message

@@ -9,14 +9,12 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.text import slugify
 
-from evals_app.formatting.yaml_dumper import dump_yaml
+from evals_app.eval_files.yaml_dumper import dump_yaml
 from evals_app.models import (
     Case,
     Comment,
     CommentThread,
-    ContentBlock,
     Membership,
-    Message,
     ReviewEvent,
     Revision,
     Suite,
@@ -90,15 +88,30 @@ def case(
     outcome: str = "Answers the question.",
     **fields: Any,
 ) -> Case:
-    """A case appended to `suite`; each turn is (role, text) — one user turn by default."""
+    """A case appended to `suite`, spelled as the seeds' files are; each turn is (role, text) —
+    one user turn by default. `document` keys (e.g. `expected_messages=[...]`) may be given."""
     position = suite.cases.count()
-    stored = Case.objects.create(
-        suite=suite, position=position, case_id=case_id, outcome=outcome, **fields
+    messages = [
+        {"role": role, "content": text}
+        for role, text in (turns or [("user", f"Question of {case_id}")])
+    ]
+    columns = {key: fields.pop(key) for key in ("status", "version") if key in fields}
+    document = {"id": case_id, "outcome": outcome, "input_messages": messages, **fields}
+    return Case.objects.create(
+        suite=suite, position=position, case_id=case_id, document=document, **columns
     )
-    for index, (role, text) in enumerate(turns or [("user", f"Question of {case_id}")]):
-        message = Message.objects.create(case=stored, section="input", position=index, role=role)
-        ContentBlock.objects.create(message=message, position=0, type="text", value=text)
-    return stored
+
+
+def attach_file(case: Case, value: str) -> Case:
+    """`case` with a file block `value` added to its first input turn (saved)."""
+    document = case.document
+    first = document["input_messages"][0]
+    content = first["content"]
+    blocks = [{"type": "text", "value": content}] if isinstance(content, str) else content
+    first["content"] = [*blocks, {"type": "file", "value": value}]
+    case.summary_current = False
+    case.save()
+    return case
 
 
 def workspace_file(workspace: Workspace, path: str, text: str = "Some text.\n") -> WorkspaceFile:
@@ -176,8 +189,6 @@ def database_snapshot() -> dict[str, list[tuple[Any, ...]]]:
             WorkspaceFile,
             Suite,
             Case,
-            Message,
-            ContentBlock,
             Revision,
             ReviewEvent,
             CommentThread,

@@ -1,7 +1,7 @@
 """Formatting an eval case into `question`, `guidelines`, `chat_prompt` and the judge prompt.
 
-The contract is /shared/spec/FORMATTING.md; one function, `format_case`, produces the question
-that both the candidate and the judge see.
+The contract is docs/formatting.md; one function, `format_case`, produces the question that
+both the candidate and the judge see.
 """
 
 from __future__ import annotations
@@ -10,13 +10,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from evals_app.formatting.case_input import CaseInput, Role
+from evals_app.formatting.guideline_patterns import DEFAULT_GUIDELINE_PATTERNS
 from evals_app.formatting.judge_prompt import (
     CANDIDATE_ANSWER_PLACEHOLDER,
     fill_judge_template,
     judge_template,
     reference_answer,
 )
-from evals_app.formatting.schema import DEFAULT_GUIDELINE_PATTERNS, EvalCase, Execution, Role
 from evals_app.formatting.segments import (
     MODES,
     FormattingWarning,
@@ -92,13 +93,12 @@ def decide_role_markers(roles: Sequence[Role], visible_turns: int) -> tuple[bool
 
 
 def format_case(
-    case: EvalCase,
+    case: CaseInput,
     *,
     eval_path: str,
     files: FileSource,
     guideline_patterns: Sequence[str] = DEFAULT_GUIDELINE_PATTERNS,
     mode: Mode = "lm",
-    file_execution: Execution | None = None,
 ) -> FormattedCase:
     """Format `case` from the eval file at workspace path `eval_path`, reading files from `files`.
 
@@ -111,7 +111,7 @@ def format_case(
     )
     turns: list[_Turn] = []
     for i, message in enumerate(case.input_messages):
-        segments = renderer.render(message.block_values(), mode=mode, section="input", turn=i)
+        segments = renderer.render(message.content, mode=mode, section="input", turn=i)
         turns.append(_Turn(message.role, segments, any(segment.visible for segment in segments)))
     visible = [turn for turn in turns if turn.visible]
     role_markers, reason = decide_role_markers([turn.role for turn in turns], len(visible))
@@ -131,7 +131,10 @@ def format_case(
         chat_prompt = None
     # Rendered after the input so that warnings come in reading order: input, expected, judge.
     reference = reference_answer(case, renderer)
-    template = judge_template(case, file_execution, renderer)
+    template = judge_template(case, renderer)
+    outcome = case.outcome if isinstance(case.outcome, str) else ""
+    if not outcome.strip() and not (case.evaluators or case.graded_otherwise):
+        renderer.warn_case("no_outcome", _no_outcome(case.outcome))
     return FormattedCase(
         mode=mode,
         question=question,
@@ -141,10 +144,16 @@ def format_case(
         reason=reason,
         warnings=tuple(renderer.warnings),
         turns=rendered_turns,
-        expected_outcome=case.outcome.strip(),
+        expected_outcome=outcome.strip(),
         reference_answer=reference,
         judge_template=template,
     )
+
+
+def _no_outcome(outcome: object) -> str:
+    if outcome is None or outcome == "":
+        return "nothing to grade against: no outcome (criteria) and no evaluators."
+    return "the outcome (criteria) is not text, and there are no evaluators to grade with."
 
 
 def _guidelines(turns: Sequence[_Turn]) -> str:

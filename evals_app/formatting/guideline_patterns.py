@@ -11,6 +11,9 @@ import functools
 import re
 from collections.abc import Sequence
 
+# The patterns that apply when no `.agentv/config.yaml` sets any (docs/formatting.md).
+DEFAULT_GUIDELINE_PATTERNS: tuple[str, ...] = ("**/*.instructions.md",)
+
 
 def is_guideline(path: str, patterns: Sequence[str]) -> bool:
     """Whether the workspace-relative POSIX `path` matches one of the glob `patterns`."""

@@ -1,7 +1,7 @@
 """The judge (evaluator) prompt: its template and the values filled in (FORMATTING.md, "Judge").
 
-The template is the default below, or the `prompt` of the case's first `llm_judge` evaluator:
-a workspace file when the prompt names one, otherwise inline template text.
+The template is the default below, or the `prompt` of the case's first `llm_judge` evaluator
+(else its file's): a workspace file when the prompt names one, otherwise inline template text.
 """
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping
+from typing import Any
 
-from evals_app.formatting.schema import EvalCase, Evaluator, Execution
+from evals_app.formatting.case_input import CaseInput
 from evals_app.formatting.segments import SegmentRenderer, places_tried
 from evals_app.formatting.workspace_files import resolve_file
 
@@ -47,30 +48,38 @@ def fill_judge_template(template: str, values: Mapping[str, str]) -> str:
     return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
 
 
-def reference_answer(case: EvalCase, renderer: SegmentRenderer) -> str:
+def reference_answer(case: CaseInput, renderer: SegmentRenderer) -> str:
     """The first expected message rendered as in `lm` mode, blocks joined by a blank line."""
     if not case.expected_messages:
         return ""
-    blocks = case.expected_messages[0].block_values()
-    segments = renderer.render(blocks, mode="lm", section="expected", turn=0)
+    content = case.expected_messages[0].content
+    segments = renderer.render(content, mode="lm", section="expected", turn=0)
     return "\n\n".join(segment.text for segment in segments)
 
 
-def judge_template(
-    case: EvalCase, file_execution: Execution | None, renderer: SegmentRenderer
-) -> str:
+def judge_template(case: CaseInput, renderer: SegmentRenderer) -> str:
     """The template of the first `llm_judge` evaluator (case level, else file level)."""
-    evaluator = _first_llm_judge(case, file_execution)
-    if evaluator is None or evaluator.prompt is None or not evaluator.prompt.strip():
+    evaluator = next(
+        (item for item in case.evaluators if isinstance(item, dict) and _is_llm_judge(item)), None
+    )
+    prompt = evaluator.get("prompt") if evaluator is not None else None
+    if evaluator is None or prompt is None or (isinstance(prompt, str) and not prompt.strip()):
         return DEFAULT_JUDGE_TEMPLATE
-    prompt = evaluator.prompt
+    evaluator_name = evaluator.get("name")
+    name = f' of evaluator "{evaluator_name}"' if isinstance(evaluator_name, str) else ""
+    if not isinstance(prompt, str):
+        renderer.warn_case(
+            "missing_judge_prompt",
+            f"the judge prompt{name} is not text or a file path; the default judge template "
+            "is used.",
+        )
+        return DEFAULT_JUDGE_TEMPLATE
     value = prompt.strip()
     if "\n" in value:
         return prompt
     resolution = resolve_file(value, renderer.eval_path, renderer.files)
     if resolution.file is not None:
         return resolution.file.text
-    name = f' of evaluator "{evaluator.name}"' if evaluator.name else ""
     if resolution.undecodable_path is not None:
         renderer.warn_case(
             "undecodable_file",
@@ -89,12 +98,9 @@ def judge_template(
     return prompt
 
 
-def _first_llm_judge(case: EvalCase, file_execution: Execution | None) -> Evaluator | None:
-    # Case-level evaluators replace the file-level ones, as in AgentV.
-    evaluators = case.execution.evaluators if case.execution else None
-    if evaluators is None and file_execution is not None:
-        evaluators = file_execution.evaluators
-    return next((item for item in evaluators or () if item.type == "llm_judge"), None)
+def _is_llm_judge(evaluator: dict[Any, Any]) -> bool:
+    # Both spellings occur in files of the 2025 periods.
+    return evaluator.get("type") in ("llm_judge", "llm-judge")
 
 
 def _looks_like_path(value: str) -> bool:

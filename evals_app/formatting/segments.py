@@ -5,9 +5,9 @@ Also home of the types every part of the engine shares: `Mode` and `FormattingWa
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from evals_app.formatting.guideline_patterns import is_guideline
 from evals_app.formatting.workspace_files import (
@@ -27,6 +27,9 @@ WarningCode = Literal[
     "no_visible_content",
     "undecodable_file",
     "missing_judge_prompt",
+    "unrenderable_content",
+    "unusable_block_value",
+    "no_outcome",
 ]
 
 
@@ -77,30 +80,67 @@ class SegmentRenderer:
         self.guideline_patterns = tuple(guideline_patterns)
         self.warnings: list[FormattingWarning] = []
 
-    def render(
-        self, blocks: Iterable[tuple[str, str]], *, mode: Mode, section: Section, turn: int
-    ) -> list[Segment]:
-        """The segments of one message's `(type, value)` blocks; dropped blocks leave a
-        warning instead."""
+    def render(self, content: Any, *, mode: Mode, section: Section, turn: int) -> list[Segment]:
+        """The segments of one message's content, as written; what cannot be rendered
+        (docs/formatting.md, "Segments of one message") leaves a warning instead."""
         segments: list[Segment] = []
-        for block_type, value in blocks:
+        for block_type, value in self.blocks(content, section=section, turn=turn):
             if block_type == "text":
                 text = value.strip()
                 if text:
                     segments.append(Segment(text, True))
-            elif block_type == "file":
+            else:
                 segment = self._render_file(value, mode=mode, section=section, turn=turn)
                 if segment is not None:
                     segments.append(segment)
-            else:
+        return segments
+
+    def blocks(self, content: Any, *, section: Section, turn: int) -> list[tuple[str, str]]:
+        """`(type, value)` of each text or file block of `content` whose value is text."""
+        if isinstance(content, str):
+            return [("text", content)]
+        if content is None:
+            return []
+        if not isinstance(content, list):
+            shape = "a mapping" if isinstance(content, dict) else _described(content)
+            self._warn(
+                "unrenderable_content",
+                f"the content is {shape}, which this profile does not format; "
+                "it is kept in the YAML but left out of the prompt.",
+                section,
+                turn,
+            )
+            return []
+        found: list[tuple[str, str]] = []
+        for index, item in enumerate(content):
+            if isinstance(item, str):
+                found.append(("text", item))
+                continue
+            block_type = item.get("type") if isinstance(item, dict) else None
+            value = item.get("value") if isinstance(item, dict) else None
+            if block_type not in ("text", "file"):
+                shown = (
+                    f'block type "{block_type}"'
+                    if isinstance(block_type, str)
+                    else (f"block {index + 1} ({_described(item)})")
+                )
                 self._warn(
                     "unknown_block_type",
-                    f'block type "{block_type}" is not formatted; it is kept in the YAML '
-                    "but left out of the prompt.",
+                    f"{shown} is not formatted; it is kept in the YAML but left out of the prompt.",
                     section,
                     turn,
                 )
-        return segments
+            elif not isinstance(value, str):
+                self._warn(
+                    "unusable_block_value",
+                    f"{block_type} block {index + 1} has no text value ({_described(value)}); "
+                    "it is kept in the YAML but left out of the prompt.",
+                    section,
+                    turn,
+                )
+            else:
+                found.append((block_type, value))
+        return found
 
     def _render_file(
         self, value: str, *, mode: Mode, section: Section, turn: int
@@ -157,3 +197,18 @@ class SegmentRenderer:
     def _warn(self, code: WarningCode, message: str, section: Section, turn: int) -> None:
         where = f'Case "{self.case_id}", {section} message {turn + 1}'
         self.warnings.append(FormattingWarning(code, f"{where}: {message}", section, turn))
+
+
+def _described(value: Any) -> str:
+    """A value's kind in words, for a warning."""
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}, which YAML reads as a number: quote it to make it text"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .case import Case, ContentBlock, Message, ReviewStatus
+from .case import Case, ReviewStatus
 from .review import Comment, CommentThread, Membership, ReviewEvent, Revision
 from .workspace import Suite, Workspace, WorkspaceFile
 
@@ -10,9 +10,7 @@ __all__ = [
     "Case",
     "Comment",
     "CommentThread",
-    "ContentBlock",
     "Membership",
-    "Message",
     "ReviewEvent",
     "ReviewStatus",
     "Revision",

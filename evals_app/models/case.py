@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db import models
 
-from ..formatting.schema import ROLES
 from .ordered_json import OrderedJSONField
 from .workspace import Suite
 
@@ -19,16 +18,17 @@ class ReviewStatus(models.TextChoices):
 
 
 class Case(models.Model):
-    """One eval case of a suite, at an explicit position."""
+    """One eval case of a suite, at an explicit position: its YAML mapping, as written.
+
+    `document` is the case exactly as its file holds it (every key, in order, in its period's
+    spelling); `case_id` repeats its id for lookups and the uniqueness constraint. The parts the
+    app edits and formats are read from the document by `eval_files.case_parts`.
+    """
 
     suite = models.ForeignKey(Suite, on_delete=models.CASCADE, related_name="cases")
     position = models.PositiveIntegerField()
     case_id = models.CharField("id", max_length=200)
-    conversation_id = models.CharField(max_length=200, null=True, blank=True)
-    outcome = models.TextField()
-    execution = OrderedJSONField(null=True, blank=True)
-    extra = OrderedJSONField(default=dict, help_text="Case keys this app does not model")
-    key_order = OrderedJSONField(default=list, help_text="Case keys in their original order")
+    document = OrderedJSONField(default=dict, help_text="The case as its YAML mapping")
     # Bumped on every save, so a save based on an older version is detected, not applied.
     version = models.PositiveIntegerField(default=1)
     status = models.CharField(
@@ -55,58 +55,3 @@ class Case(models.Model):
 
     def __str__(self) -> str:
         return self.case_id
-
-
-class Message(models.Model):
-    """A turn of a case: an input message or an expected message."""
-
-    class Section(models.TextChoices):
-        INPUT = "input", "Input"
-        EXPECTED = "expected", "Expected"
-
-    class ContentForm(models.TextChoices):
-        STRING = "string", "A string"
-        LIST = "list", "A list of blocks"
-
-    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="messages")
-    section = models.CharField(max_length=8, choices=Section.choices)
-    position = models.PositiveIntegerField()
-    role = models.CharField(max_length=16, choices=[(role, role.title()) for role in ROLES])
-    content_form = models.CharField(
-        max_length=6, choices=ContentForm.choices, default=ContentForm.STRING
-    )
-    extra = OrderedJSONField(default=dict)
-    key_order = OrderedJSONField(default=list)
-
-    class Meta:
-        ordering = ["case", "section", "position"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["case", "section", "position"], name="unique_message_position"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.section} {self.position}: {self.role}"
-
-
-class ContentBlock(models.Model):
-    """One block of a message's content: text, a file reference, or a type kept as-is."""
-
-    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="blocks")
-    position = models.PositiveIntegerField()
-    type = models.CharField(max_length=100)
-    value = models.TextField(blank=True)
-    # A bare string in a content list is a text block; remembered so export writes it back bare.
-    bare = models.BooleanField(default=False)
-    extra = OrderedJSONField(default=dict)
-    key_order = OrderedJSONField(default=list)
-
-    class Meta:
-        ordering = ["message", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["message", "position"], name="unique_block_position")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.type}: {self.value[:40]}"

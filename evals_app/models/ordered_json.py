@@ -1,15 +1,12 @@
-"""A JSON column that keeps mapping key order on every database."""
+"""A JSON column that keeps mapping key order, and keys that are not strings, on every database."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.db import models
 
-# One encoder for every value: `json.dumps` with options builds a new one per call, and an
-# import encodes a few hundred thousand values.
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+from ..eval_files.json_text import decode_json, encode_json
 
 
 class OrderedJSONField(models.TextField):
@@ -22,17 +19,17 @@ class OrderedJSONField(models.TextField):
     description = "JSON text, key order kept"
 
     def from_db_value(self, value: str | None, expression: Any, connection: Any) -> Any:
-        return None if value is None else json.loads(value)
+        return None if value is None else decode_json(value)
 
     def to_python(self, value: Any) -> Any:
         if isinstance(value, str):
-            return json.loads(value)
+            return decode_json(value)
         return value
 
     def get_prep_value(self, value: Any) -> str | None:
         if value is None:
             return None
-        return _ENCODER.encode(value)
+        return encode_json(value)
 
     def value_to_string(self, obj: models.Model) -> str:
         return self.get_prep_value(self.value_from_object(obj)) or ""

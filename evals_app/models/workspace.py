@@ -5,23 +5,22 @@ from __future__ import annotations
 from django.db import models
 from django.urls import reverse
 
-from ..formatting.schema import DEFAULT_GUIDELINE_PATTERNS
+from ..eval_files.dialects import DEFAULT_GUIDELINE_PATTERNS, PROFILES
+from ..eval_files.reading import FILE_FORMATS
 from .ordered_json import OrderedJSONField
 
 
 def default_guideline_patterns() -> list[str]:
-    """The patterns used when a workspace has no `.agentv/config.yaml`."""
+    """The default of a column removed in migration 0004; the earlier migrations name it."""
     return list(DEFAULT_GUIDELINE_PATTERNS)
 
 
 class Workspace(models.Model):
-    """An AgentV repository root: eval suites, the files they reference, guideline patterns."""
+    """An AgentV repository root: eval suites and the files they reference, `.agentv/config.yaml`
+    files included (the nearest one decides each suite's guideline patterns)."""
 
     name = models.CharField(max_length=200, unique=True)
     slug = models.SlugField(max_length=200, unique=True)
-    guideline_patterns = OrderedJSONField(default=default_guideline_patterns)
-    # The whole `.agentv/config.yaml` mapping as imported, so keys we do not use survive export.
-    config = OrderedJSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -40,7 +39,7 @@ class Workspace(models.Model):
 
 
 class WorkspaceFile(models.Model):
-    """A text file of a workspace: a guideline, an attachment or a judge prompt."""
+    """A text file of a workspace: a guideline, an attachment, a judge prompt or a config."""
 
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="files")
     path = models.CharField(max_length=1000, help_text="POSIX path relative to the workspace root")
@@ -58,16 +57,28 @@ class WorkspaceFile(models.Model):
 
 
 class Suite(models.Model):
-    """One eval YAML file of a workspace: its path and top-level fields; its cases are rows."""
+    """One eval file of a workspace: its path, its top-level mapping and its format; its cases
+    are rows.
+
+    `document` is the file's top-level mapping with each case of its list of cases standing as
+    null (file references such as `- file://more.yaml` keep their place as strings), so export
+    writes the keys in their order around the cases. A file of cases that another eval file
+    refers to (`tests: file://cases.jsonl`) is a suite too, with `referenced_by` set.
+    """
 
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="suites")
     path = models.CharField(max_length=1000, help_text="POSIX path relative to the workspace root")
-    description = models.TextField(null=True, blank=True)
-    dataset = models.CharField(max_length=200, null=True, blank=True)
-    target = models.CharField(max_length=200, null=True, blank=True)
-    execution = OrderedJSONField(null=True, blank=True)
-    extra = OrderedJSONField(default=dict, help_text="Top-level keys this app does not model")
-    key_order = OrderedJSONField(default=list, help_text="Top-level keys in their original order")
+    document = OrderedJSONField(default=dict, help_text="Top-level keys; cases stand as null")
+    cases_key = models.CharField(
+        max_length=20, blank=True, default="evalcases", help_text="The key of the list of cases"
+    )
+    file_format = models.CharField(
+        max_length=10, choices=[(name, name) for name in FILE_FORMATS], default="yaml"
+    )
+    profile = models.CharField(
+        max_length=20, choices=[(name, name) for name in PROFILES], default="agentv-2025"
+    )
+    referenced_by = models.CharField(max_length=1000, blank=True, default="")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -78,3 +89,14 @@ class Suite(models.Model):
 
     def __str__(self) -> str:
         return self.path
+
+    @property
+    def description(self) -> str | None:
+        """The file's `description`, when it is text."""
+        value = self.document.get("description")
+        return value if isinstance(value, str) else None
+
+    @property
+    def read_only(self) -> bool:
+        """A CSV file's cases are formatted and previewed, never edited (docs/formats.md)."""
+        return self.file_format == "csv"

@@ -9,12 +9,13 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 
-from ..formatting.errors import EvalFileError
-from ..formatting.eval_file import validate_case
-from ..formatting.yaml_dumper import dump_yaml
-from ..formatting.yaml_loader import load_yaml
+from ..eval_files.case_parts import CaseParts, split_case
+from ..eval_files.errors import EvalFileError, field_path
+from ..eval_files.reading import read_case
+from ..eval_files.yaml_dumper import dump_yaml
+from ..eval_files.yaml_loader import load_yaml
 from ..models import Case, Suite
-from .documents import case_document, case_row, store_messages, with_conversation
+from .documents import case_row
 from .review_workflow import dismiss_approval_on_edit
 from .revisions import ensure_base_revision, record_revision
 
@@ -49,13 +50,13 @@ def save_case(
     CaseConflict when the stored case has moved on since `base_version`. Saving what is
     already stored changes nothing (no new version, no revision, an approval stays).
     """
-    validate_case(document)
+    parts = read_case(document)
     with transaction.atomic():
-        current = with_conversation(Case.objects.select_for_update()).get(pk=case.pk)
+        current = Case.objects.select_for_update().get(pk=case.pk)
         if current.version != base_version:
             raise CaseConflict(current)
-        _check_id_free(current.suite_id, document["id"], current.pk)
-        return _replace_content(current, document, author, summary)
+        _check_id_free(current.suite_id, parts.case_id, current.pk)
+        return _replace_content(current, document, parts, author, summary)
 
 
 def paste_case(suite: Suite, source: str, author: User | None = None) -> tuple[Case, bool]:
@@ -69,41 +70,38 @@ def paste_case(suite: Suite, source: str, author: User | None = None) -> tuple[C
     if isinstance(data, list) and len(data) == 1:
         data = data[0]
     try:
-        validate_case(data)
+        parts = read_case(data)
     except EvalFileError as error:
         if isinstance(loaded.data, list):
             raise
-        error.line = load_yaml(source, track_lines=True).line_of(_path_of(error.field))
+        error.line = load_yaml(source, track_lines=True).line_of(field_path(error.field))
         raise
     with transaction.atomic():
         Suite.objects.select_for_update().get(pk=suite.pk)
-        existing = (
-            with_conversation(suite.cases.select_for_update()).filter(case_id=data["id"]).first()
-        )
+        existing = suite.cases.select_for_update().filter(case_id=parts.case_id).first()
         if existing is not None:
-            return _replace_content(existing, data, author, "replaced from pasted YAML"), False
+            summary = "replaced from pasted YAML"
+            return _replace_content(existing, data, parts, author, summary), False
         last = suite.cases.aggregate(last=Max("position"))["last"]
-        case = case_row(data, 0 if last is None else last + 1)
+        case = case_row(data, 0 if last is None else last + 1, parts)
         case.suite = suite
         case.save()
-        store_messages([(case, data)])
         record_revision(case, author, "created from pasted YAML", data)
         return case, True
 
 
-def differences(theirs: dict[str, Any], yours: dict[str, Any]) -> list[Difference]:
-    """What differs between two case mappings, field by field and turn by turn."""
+def differences(theirs: dict[Any, Any], yours: dict[Any, Any]) -> list[Difference]:
+    """What differs between two case mappings, part by part and turn by turn."""
+    their_parts, your_parts = _parts(theirs), _parts(yours)
     found = []
-    for key, label in (
-        ("id", "Id"),
-        ("conversation_id", "Conversation id"),
-        ("outcome", "Outcome"),
+    if their_parts.case_id != your_parts.case_id:
+        found.append(Difference("Id", their_parts.case_id, your_parts.case_id))
+    if their_parts.outcome != your_parts.outcome:
+        found.append(Difference("Outcome", _text(their_parts.outcome), _text(your_parts.outcome)))
+    for label, their_turns, your_turns in (
+        ("Input turn", their_parts.input_messages, your_parts.input_messages),
+        ("Expected turn", their_parts.expected_messages, your_parts.expected_messages),
     ):
-        if theirs.get(key) != yours.get(key):
-            found.append(Difference(label, _text(theirs.get(key)), _text(yours.get(key))))
-    for key, label in (("input_messages", "Input turn"), ("expected_messages", "Expected turn")):
-        their_turns = theirs.get(key) or []
-        your_turns = yours.get(key) or []
         for index in range(max(len(their_turns), len(your_turns))):
             their_turn = their_turns[index] if index < len(their_turns) else None
             your_turn = your_turns[index] if index < len(your_turns) else None
@@ -113,28 +111,38 @@ def differences(theirs: dict[str, Any], yours: dict[str, Any]) -> list[Differenc
                         f"{label} {index + 1}", _turn_text(their_turn), _turn_text(your_turn)
                     )
                 )
-    if theirs.get("execution") != yours.get("execution"):
+    if (their_parts.target, their_parts.evaluators) != (your_parts.target, your_parts.evaluators):
         found.append(
-            Difference("Evaluators", _text(theirs.get("execution")), _text(yours.get("execution")))
+            Difference(
+                "Target and evaluators",
+                _text({"target": their_parts.target, "evaluators": their_parts.evaluators}),
+                _text({"target": your_parts.target, "evaluators": your_parts.evaluators}),
+            )
+        )
+    if their_parts.skeleton != your_parts.skeleton:
+        found.append(
+            Difference("Other fields", _text(their_parts.skeleton), _text(your_parts.skeleton))
         )
     return found
 
 
+def _parts(document: dict[Any, Any]) -> CaseParts:
+    # Both sides were validated when they were stored or posted.
+    return split_case(document)
+
+
 def _replace_content(
-    case: Case, document: dict[str, Any], author: User | None, summary: str
+    case: Case, document: dict[Any, Any], parts: CaseParts, author: User | None, summary: str
 ) -> Case:
-    stored = case_document(case)
+    stored = case.document
     if stored == document:
         return case
     ensure_base_revision(case, stored)
-    fields = case_row(document, case.position)
-    for name in ("case_id", "conversation_id", "outcome", "execution", "extra", "key_order"):
-        setattr(case, name, getattr(fields, name))
+    case.case_id = parts.case_id
+    case.document = document
     case.version += 1
     case.summary_current = False  # the suite page recomputes it (case_summaries)
     case.save()
-    case.messages.all().delete()
-    store_messages([(case, document)])
     record_revision(case, author, summary, document)
     dismiss_approval_on_edit(case, author)
     return case
@@ -145,16 +153,6 @@ def _check_id_free(suite_id: int, case_id: str, own_pk: int) -> None:
         raise EvalFileError("another case of this suite has this id", case_id=case_id, field="id")
 
 
-def _path_of(field: str | None) -> tuple[str | int, ...]:
-    if not field:
-        return ()
-    path: list[str | int] = []
-    for part in field.replace("]", "").replace("[", ".").split("."):
-        if part:
-            path.append(int(part) if part.isdigit() else part)
-    return tuple(path)
-
-
 def _text(value: Any) -> str:
     if value is None:
         return "—"
@@ -163,13 +161,20 @@ def _text(value: Any) -> str:
     return dump_yaml(value).rstrip("\n")
 
 
-def _turn_text(turn: dict[str, Any] | None) -> str:
+def _turn_text(turn: dict[Any, Any] | None) -> str:
     if turn is None:
         return "(no turn)"
-    content = turn["content"]
+    content = turn.get("content")
     if isinstance(content, str):
         return f"{turn['role']}: {content}"
+    if not isinstance(content, list):
+        return f"{turn['role']}: " + _text({k: v for k, v in turn.items() if k != "role"})
     parts = [
-        item if isinstance(item, str) else f"[{item['type']}] {item['value']}" for item in content
+        item
+        if isinstance(item, str)
+        else f"[{item.get('type')}] {item.get('value')}"
+        if isinstance(item, dict) and isinstance(item.get("value"), str)
+        else _text(item)
+        for item in content
     ]
     return f"{turn['role']}: " + "\n".join(parts)

@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Q
-from pydantic import ValidationError
 
+from ..eval_files.case_parts import split_case
+from ..eval_files.configs import is_config_path
+from ..eval_files.errors import EvalFileError
 from ..formatting.engine import FormattedCase
 from ..models import Case, Suite, Workspace
-from .case_reading import CHUNK_SIZE, loaded_cases
-from .formatting import WorkspaceFormatter, stored_document_eval_case
+from .formatting import WorkspaceFormatter
 
 SUMMARY_FIELDS = [
     "summary_current",
@@ -85,16 +86,14 @@ def set_summary(case: Case, summary: Summary) -> None:
 def refresh_summaries(formatter: WorkspaceFormatter, suite: Suite, cases: Sequence[Case]) -> None:
     """Recompute and save the summaries of those `cases` (of `suite`) that are not current."""
     stale = [case for case in cases if not case.summary_current]
-    for start in range(0, len(stale), CHUNK_SIZE):
-        chunk = stale[start : start + CHUNK_SIZE]
-        for case, stored in zip(chunk, loaded_cases(chunk), strict=True):
-            try:
-                eval_case = stored_document_eval_case(stored.document)
-            except ValidationError as error:
-                set_summary(case, Summary(stored.input_turns, None, problem=_problem(error)))
-            else:
-                formatted = formatter.format_eval_case(eval_case, suite, "lm")
-                set_summary(case, summary_of(stored.input_turns, formatted))
+    for case in stale:
+        try:
+            parts = split_case(case.document)
+        except EvalFileError as error:
+            set_summary(case, Summary(0, None, problem=str(error)))
+        else:
+            formatted = formatter.format_parts(parts, suite, "lm")
+            set_summary(case, summary_of(len(parts.input_messages), formatted))
     if stale:
         Case.objects.bulk_update(stale, SUMMARY_FIELDS)
 
@@ -115,21 +114,13 @@ def mark_file_stale(workspace: Workspace, path: str) -> None:
     cases = Case.objects.filter(suite__workspace=workspace)
     # JSON text escapes quotes, backslashes and control characters: such names match nothing.
     awkward = not name.isprintable() or '"' in name or "\\" in name
-    if not name or awkward or _is_folder_of_a_suite(workspace, path):
+    if not name or awkward or is_config_path(path) or _is_folder_of_a_suite(workspace, path):
         cases.update(summary_current=False)  # rare: not worth narrowing down
         return
-    cases.filter(
-        Q(messages__blocks__type="file", messages__blocks__value__contains=name)
-        | Q(execution__contains=name)
-        | Q(suite__execution__contains=name)
-    ).update(summary_current=False)
+    cases.filter(Q(document__contains=name) | Q(suite__document__contains=name)).update(
+        summary_current=False
+    )
 
 
 def _is_folder_of_a_suite(workspace: Workspace, path: str) -> bool:
     return workspace.suites.filter(path__startswith=f"{path}/").exists()
-
-
-def _problem(error: ValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(str(part) for part in item['loc'])}: {item['msg']}" for item in error.errors()
-    )

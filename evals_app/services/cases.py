@@ -12,9 +12,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 
-from ..formatting.errors import EvalFileError
-from ..models import Case, ContentBlock, Message, ReviewStatus, Suite
-from .documents import case_document
+from ..eval_files.case_parts import join_case, new_case_parts, split_case
+from ..eval_files.errors import EvalFileError
+from ..models import Case, ReviewStatus, Suite
 from .positions import shift_positions
 from .revisions import record_revision
 
@@ -23,7 +23,8 @@ MAX_ID_LENGTH = 200  # the max_length of Case.case_id
 
 
 def create_case(suite: Suite, case_id: str, author: User | None = None) -> Case:
-    """Append a case with `case_id`, an empty outcome and one empty user turn.
+    """Append a case with `case_id`, an empty outcome and one empty user turn, spelled like
+    the suite's first case (else as new cases of its file's period are).
 
     Raises EvalFileError (field "id") when the id is blank, too long or taken in the suite.
     """
@@ -32,19 +33,21 @@ def create_case(suite: Suite, case_id: str, author: User | None = None) -> Case:
         _lock(suite.pk)
         _check_id(suite, case_id)
         last = suite.cases.aggregate(last=Max("position"))["last"]
+        first = suite.cases.order_by("position").values_list("document", flat=True).first()
+        like = split_case(first) if first is not None else None
+        document = join_case(new_case_parts(case_id, like, suite.cases_key or None))
         case = Case.objects.create(
-            suite=suite, position=0 if last is None else last + 1, case_id=case_id, outcome=""
+            suite=suite,
+            position=0 if last is None else last + 1,
+            case_id=case_id,
+            document=document,
         )
-        turn = Message.objects.create(
-            case=case, section=Message.Section.INPUT, position=0, role="user"
-        )
-        ContentBlock.objects.create(message=turn, position=0, type="text", value="")
-        record_revision(case, author, "created", case_document(case))
+        record_revision(case, author, "created", document)
     return case
 
 
 def duplicate_case(case: Case, author: User | None = None) -> Case:
-    """Copy `case` with all its turns, blocks and unmodelled keys, right after the original.
+    """Copy `case` with its whole document, right after the original.
 
     The copy's id is `<id>-copy`, or `<id>-copy-2`, `-copy-3`… when that is taken.
     """
@@ -52,7 +55,6 @@ def duplicate_case(case: Case, author: User | None = None) -> Case:
         suite = _lock(case.suite_id)
         original = Case.objects.get(pk=case.pk)
         duplicate = Case.objects.get(pk=case.pk)  # a second instance, saved below as a new row
-        messages = list(original.messages.prefetch_related("blocks"))
         shift_positions(suite.cases.all(), start=original.position + 1, by=1)
         duplicate.pk = None
         duplicate._state.adding = True
@@ -61,27 +63,17 @@ def duplicate_case(case: Case, author: User | None = None) -> Case:
         duplicate.version = 1
         duplicate.status = ReviewStatus.DRAFT  # a copy is a new case: nobody reviewed it yet
         duplicate.summary_current = False  # its warnings name the copy's id (case_summaries)
+        parts = split_case(original.document)
+        parts.case_id = duplicate.case_id
+        duplicate.document = join_case(parts)
         duplicate.save()
-        # Copying every field of the fetched rows (pk cleared) keeps fields added later, too.
-        blocks_per_message = [list(message.blocks.all()) for message in messages]
-        for message in messages:
-            message.pk = None
-            message.case = duplicate
-        Message.objects.bulk_create(messages)
-        blocks: list[ContentBlock] = []
-        for message, message_blocks in zip(messages, blocks_per_message, strict=True):
-            for block in message_blocks:
-                block.pk = None
-                block.message = message
-                blocks.append(block)
-        ContentBlock.objects.bulk_create(blocks)
         summary = f"duplicated from {original.case_id}"
-        record_revision(duplicate, author, summary, case_document(duplicate))
+        record_revision(duplicate, author, summary, duplicate.document)
     return duplicate
 
 
 def delete_case(case: Case) -> None:
-    """Delete `case` (its turns and blocks with it) and close the gap it leaves."""
+    """Delete `case` and close the gap it leaves."""
     with transaction.atomic():
         suite = _lock(case.suite_id)
         position = Case.objects.get(pk=case.pk).position

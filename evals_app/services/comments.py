@@ -6,7 +6,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import Case, Comment, CommentThread, Message
+from ..case_diff import turns_of
+from ..case_drafts import SECTIONS
+from ..models import Case, Comment, CommentThread
 
 MAX_COMMENT_LENGTH = 10_000
 EXCERPT_LENGTH = 160
@@ -23,12 +25,13 @@ def start_thread(
     text = _clean(text)
     excerpt = ""
     if turn is not None:
-        if section not in Message.Section.values:
+        if section not in SECTIONS:
             raise CommentError("A comment on a turn names the input or expected messages.")
-        message = case.messages.filter(section=section, position=turn).first()
-        if message is None:
+        turns = turns_of(case.document, section)
+        if not 0 <= turn < len(turns):
             raise CommentError(f"The case has no {section} turn {turn + 1}.")
-        words = " ".join(block.value for block in message.blocks.order_by("position"))
+        message = turns[turn]
+        words = " ".join([message.text, *message.files])
         excerpt = f"{message.role}: {words}"[:EXCERPT_LENGTH]
     with transaction.atomic():
         thread = CommentThread.objects.create(

@@ -18,15 +18,13 @@ from typing import IO, Any
 
 from django.db.models import QuerySet
 
+from ..eval_files.case_parts import split_case
+from ..eval_files.writing import eval_file_chunks
 from ..formatting.engine import Mode
-from ..formatting.schema import CONFIG_SCHEMA
 from ..formatting.toon import encode_turns
-from ..formatting.yaml_dumper import dump_yaml
 from ..models import Case, ReviewStatus, Suite, Workspace
 from .case_reading import StoredCase, stored_cases
-from .documents import suite_header
-from .formatting import WorkspaceFormatter, stored_document_eval_case
-from .importing import CONFIG_PATH
+from .formatting import WorkspaceFormatter
 
 FORMATTED_FILE = "formatted.jsonl"
 # `.<target name>.<8 random characters>.tmp`, as tempfile.mkstemp names them in _atomic_file.
@@ -57,7 +55,9 @@ def export_workspace(
 ) -> ExportSummary:
     """Write `workspace` under `out/<slug>/`; every file is replaced atomically.
 
-    With `approved_only`, only cases whose review is approved are written (and formatted).
+    Each suite is written in the form and spelling it came in (docs/formats.md); CSV files
+    of cases are stored files, written as they are. With `approved_only`, only cases whose
+    review is approved are written (and formatted).
     """
     folder = out / workspace.slug
     _remove_stale_temporary_files(folder)
@@ -66,30 +66,50 @@ def export_workspace(
     for path, text in formatter.file_texts.items():
         _write_text(folder, path, text)
         summary.files += 1
-    config: dict[str, Any] = {"$schema": CONFIG_SCHEMA, **workspace.config}
-    config["guideline_patterns"] = workspace.guideline_patterns
-    _write_text(folder, CONFIG_PATH, dump_yaml(config))
     with _atomic_file(folder / FORMATTED_FILE) as jsonl:
         for suite in workspace.suites.order_by("path"):
             summary.suites += 1
-            with _atomic_file(_inside(folder, suite.path)) as yaml_out:
-                before, after = suite_header(suite)
-                yaml_out.write(dump_yaml(before) if before else "")
-                first = True
-                for case in stored_cases(_cases_of(suite, approved_only)):
-                    if first:
-                        yaml_out.write("evalcases:\n")
-                        first = False
-                    yaml_out.write(dump_yaml([case.document]))
-                    summary.cases += 1
-                    for line in _formatted_lines(formatter, suite, case, modes, toon, summary):
-                        jsonl.write(line)
-                        summary.formatted_lines += 1
+            documents = _documents(formatter, suite, approved_only, modes, toon, jsonl, summary)
+            if suite.read_only:
+                for _ in documents:  # formatted, but the file is a stored file
                     on_case()
-                if first:
-                    yaml_out.write("evalcases: []\n")
-                yaml_out.write(dump_yaml(after) if after else "")
+                continue
+            with _atomic_file(_inside(folder, suite.path)) as yaml_out:
+                chunks = eval_file_chunks(
+                    suite.file_format,
+                    suite.document,
+                    suite.cases_key or None,
+                    _counted(documents, on_case),
+                )
+                for chunk in chunks:
+                    yaml_out.write(chunk)
     return summary
+
+
+def _counted(
+    documents: Iterator[dict[Any, Any]], on_case: Callable[[], object]
+) -> Iterator[dict[Any, Any]]:
+    for document in documents:
+        yield document
+        on_case()
+
+
+def _documents(
+    formatter: WorkspaceFormatter,
+    suite: Suite,
+    approved_only: bool,
+    modes: tuple[Mode, ...],
+    toon: bool,
+    jsonl: IO[str],
+    summary: ExportSummary,
+) -> Iterator[dict[Any, Any]]:
+    """The suite's case documents in order, each formatted into `jsonl` on the way."""
+    for case in stored_cases(_cases_of(suite, approved_only)):
+        summary.cases += 1
+        for line in _formatted_lines(formatter, suite, case, modes, toon, summary):
+            jsonl.write(line)
+            summary.formatted_lines += 1
+        yield case.document
 
 
 def _cases_of(suite: Suite, approved_only: bool) -> QuerySet[Case]:
@@ -105,12 +125,12 @@ def _formatted_lines(
     toon: bool,
     summary: ExportSummary,
 ) -> Iterator[str]:
-    eval_case = stored_document_eval_case(case.document)
+    parts = split_case(case.document)
     for mode in modes:
-        formatted = formatter.format_eval_case(eval_case, suite, mode)
+        formatted = formatter.format_parts(parts, suite, mode)
         record: dict[str, Any] = {
             "file": suite.path,
-            "id": eval_case.id,
+            "id": parts.case_id,
             "mode": mode,
             "question": formatted.question,
             "guidelines": formatted.guidelines,
@@ -119,6 +139,8 @@ def _formatted_lines(
             "role_markers": formatted.role_markers,
             "reason": formatted.reason,
             "warnings": [warning.message for warning in formatted.warnings],
+            "profile": suite.profile,
+            "system_message": None,
         }
         if toon:
             record["question_toon"] = encode_turns(formatted.turns)

@@ -5,29 +5,31 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
+from ..eval_files.case_parts import CaseParts, case_input, split_case
+from ..eval_files.configs import Config, is_config_path, patterns_for, read_config
+from ..formatting.case_input import CaseInput
 from ..formatting.engine import FormattedCase, Mode, format_case
-from ..formatting.schema import EvalCase, Execution
 from ..formatting.workspace_files import MappingFiles, candidate_paths
 from ..models import Case, Suite, Workspace
-from .documents import case_document
+from .documents import suite_evaluators
 
 
-def stored_eval_case(case: Case) -> EvalCase:
-    """The case as the engine sees it: built from the same mapping that export writes."""
-    return EvalCase.model_validate(case_document(case))
-
-
-def stored_document_eval_case(document: dict[str, Any]) -> EvalCase:
-    """The EvalCase of a mapping built from stored rows (`case_reading`, `case_document`)."""
-    return EvalCase.model_validate(document)
+def workspace_configs(workspace: Workspace) -> dict[str, Config]:
+    """Every `.agentv/config.yaml` of the workspace, read, by path (one query)."""
+    configs = workspace.files.filter(path__endswith=".agentv/config.yaml")
+    return {
+        path: read_config(path, text)
+        for path, text in configs.values_list("path", "text")
+        if is_config_path(path)
+    }
 
 
 class WorkspaceFormatter:
-    """Formats cases of one workspace, reading its stored files once."""
+    """Formats cases of one workspace, reading its stored files and configs once."""
 
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
-        self._file_executions: dict[int, Execution | None] = {}
+        self._file_evaluators: dict[int, tuple[Any, ...]] = {}
 
     @cached_property
     def file_texts(self) -> dict[str, str]:
@@ -39,63 +41,70 @@ class WorkspaceFormatter:
         """The stored files as the engine reads them."""
         return MappingFiles(self.file_texts)
 
+    @cached_property
+    def configs(self) -> dict[str, Config]:
+        """The workspace's configs by path, read on first use."""
+        if "file_texts" in self.__dict__:
+            return {
+                path: read_config(path, text)
+                for path, text in self.file_texts.items()
+                if is_config_path(path)
+            }
+        return workspace_configs(self.workspace)
+
+    def guideline_patterns(self, suite: Suite) -> tuple[str, ...]:
+        """The patterns of the config nearest to `suite`'s file (docs/formats.md)."""
+        return patterns_for(suite.path, self.configs)
+
     def format(self, case: Case, suite: Suite, mode: Mode = "lm") -> FormattedCase:
         """Format one stored case of `suite` (a suite of this workspace)."""
-        return self.format_eval_case(stored_eval_case(case), suite, mode)
+        return self.format_parts(split_case(case.document), suite, mode)
 
-    def format_eval_case(self, case: EvalCase, suite: Suite, mode: Mode = "lm") -> FormattedCase:
-        """Format an already built EvalCase (e.g. the unsaved state of an editor form)."""
-        return self._format(case, suite, mode, self.files)
+    def format_parts(self, parts: CaseParts, suite: Suite, mode: Mode = "lm") -> FormattedCase:
+        """Format a case taken apart (stored, or the unsaved state of an editor form)."""
+        return self._format(self.case_input(parts, suite), suite, mode, self.files)
 
-    def format_single(self, case: EvalCase, suite: Suite, mode: Mode = "lm") -> FormattedCase:
-        """`format_eval_case` for one case, as the preview does on every keystroke: unless the
+    def case_input(self, parts: CaseParts, suite: Suite) -> CaseInput:
+        """What the engine reads of `parts`, a case of `suite`."""
+        return case_input(parts, self._suite_evaluators(suite))
+
+    def format_single(self, parts: CaseParts, suite: Suite, mode: Mode = "lm") -> FormattedCase:
+        """`format_parts` for one case, as the preview does on every keystroke: unless the
         files are loaded already, reads only those the case may refer to (one query)."""
+        case = self.case_input(parts, suite)
         if "file_texts" in self.__dict__:
-            return self.format_eval_case(case, suite, mode)
-        paths = _referable_paths(case, suite.path, self._file_execution(suite))
+            return self._format(case, suite, mode, self.files)
+        paths = _referable_paths(case, suite.path)
         if len(paths) > _MAX_PATHS_IN_QUERY:
-            return self.format_eval_case(case, suite, mode)
+            return self._format(case, suite, mode, self.files)
         texts: dict[str, str] = {}
         if paths:
             texts = dict(self.workspace.files.filter(path__in=paths).values_list("path", "text"))
         return self._format(case, suite, mode, MappingFiles(texts))
 
     def _format(
-        self, case: EvalCase, suite: Suite, mode: Mode, files: MappingFiles
+        self, case: CaseInput, suite: Suite, mode: Mode, files: MappingFiles
     ) -> FormattedCase:
         return format_case(
             case,
             eval_path=suite.path,
             files=files,
-            guideline_patterns=self.workspace.guideline_patterns,
+            guideline_patterns=self.guideline_patterns(suite),
             mode=mode,
-            file_execution=self._file_execution(suite),
         )
 
-    def _file_execution(self, suite: Suite) -> Execution | None:
-        # Validated once per suite: an export formats every case of a suite twice.
-        if suite.pk is None or suite.pk not in self._file_executions:
-            execution = Execution.model_validate(suite.execution) if suite.execution else None
-            if suite.pk is None:
-                return execution
-            self._file_executions[suite.pk] = execution
-        return self._file_executions[suite.pk]
+    def _suite_evaluators(self, suite: Suite) -> tuple[Any, ...]:
+        # Read once per suite: an export formats every case of a suite twice.
+        if suite.pk is None:
+            return suite_evaluators(suite)
+        if suite.pk not in self._file_evaluators:
+            self._file_evaluators[suite.pk] = suite_evaluators(suite)
+        return self._file_evaluators[suite.pk]
 
 
 _MAX_PATHS_IN_QUERY = 500
 
 
-def _referable_paths(case: EvalCase, eval_path: str, file_execution: Execution | None) -> set[str]:
-    """Every path formatting `case` may read: the candidates of its file blocks (input and
-    expected) and of its judge prompts (FORMATTING.md, "Resolving a file block")."""
-    values = [
-        value
-        for message in (*case.input_messages, *case.expected_messages)
-        for block_type, value in message.block_values()
-        if block_type == "file"
-    ]
-    for execution in (case.execution, file_execution):
-        for evaluator in (execution.evaluators or []) if execution else []:
-            if evaluator.prompt:
-                values.append(evaluator.prompt.strip())
-    return {path for value in values for path in candidate_paths(value, eval_path)}
+def _referable_paths(case: CaseInput, eval_path: str) -> set[str]:
+    """Every path formatting `case` may read (docs/formatting.md, "Resolving a file block")."""
+    return {path for value in case.file_references() for path in candidate_paths(value, eval_path)}

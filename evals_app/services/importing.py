@@ -1,32 +1,27 @@
-"""Importing an AgentV workspace folder (or one eval file) into the database, all or nothing."""
+"""Importing an AgentV workspace folder (or one eval file) into the database, all or nothing.
+
+Eval files of every period are found and read by `eval_files` (docs/formats.md); this module
+formats their cases once (for the warnings and the suite page's summaries) and stores them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db import transaction
 from django.utils.text import slugify
 
+from ..eval_files.case_parts import case_input, file_evaluators
+from ..eval_files.configs import Config, patterns_for, read_config
+from ..eval_files.discovery import Discovery, FoundEvalFile, discover
+from ..eval_files.errors import EvalFileError
 from ..formatting.engine import format_case
-from ..formatting.errors import EvalFileError
-from ..formatting.eval_file import (
-    ParsedEvalFile,
-    looks_like_eval_file,
-    parse_guideline_patterns,
-    validate_eval_document,
-)
-from ..formatting.schema import EvalCase, Execution
 from ..formatting.workspace_files import DirectoryFiles, FileSource, resolve_file
-from ..formatting.yaml_loader import MAX_BYTES, load_yaml
 from ..models import Case, Suite, Workspace, WorkspaceFile
 from .case_summaries import Summary, mark_workspace_stale, set_summary, summary_of
-from .documents import case_row, store_messages, suite_row
+from .documents import case_row, suite_row
 
-CONFIG_PATH = ".agentv/config.yaml"
-YAML_SUFFIXES = (".yaml", ".yml")
-OUTSIDE_LINK = "is a symbolic link to a file outside the workspace; it is not read"
 CASE_BATCH = 2000  # cases per INSERT where the database allows (SQLite: fewer, see bulk_create)
 
 
@@ -40,141 +35,102 @@ class ImportFailed(Exception):
 
 @dataclass
 class ImportSummary:
-    """What an import stored, and the formatting warnings of the imported cases."""
+    """What an import stored, the warnings found, and the YAML files it skipped (and why)."""
 
     workspace: Workspace
     suites: int = 0
     cases: int = 0
     files: int = 0
     warnings: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class _EvalFileOnDisk:
-    path: str  # relative to the workspace root, POSIX
-    parsed: ParsedEvalFile
+    skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
 def import_workspace(path: Path, name: str | None = None) -> ImportSummary:
     """Import the workspace folder `path`, or the single eval file `path` with its folder as root.
 
     Suites at the same paths as imported ones are replaced; other suites are kept.
-    Raises ImportFailed, having written nothing, when any file is invalid.
+    Raises ImportFailed, having written nothing, when any eval file is refused.
     """
     if not path.exists():
         raise ImportFailed([EvalFileError("no such file or folder", file=str(path))])
-    root = path.parent if path.is_file() else path
-    root = root.resolve()
+    root = (path.parent if path.is_file() else path).resolve()
+    found = discover(root, path.resolve() if path.is_file() else None)
+    if found.errors:
+        raise ImportFailed(found.errors)
+    summary = ImportSummary(workspace=Workspace(name=name or root.name), skipped=found.skipped)
+    configs, stored = _configs(found, summary)
     files = DirectoryFiles(root)
-    patterns, config = _read_config(root)
-    eval_files = _read_eval_files(path.resolve(), root)
-    summary = ImportSummary(workspace=Workspace(name=name or root.name))
-    stored: dict[str, str] = {}
-    case_summaries: list[list[Summary]] = []
-    for eval_file in eval_files:
-        file_execution = eval_file.parsed.model.execution
-        case_summaries.append([])
-        for case in eval_file.parsed.model.evalcases:
-            stored.update(_referenced_files(case, eval_file.path, files, file_execution))
-            formatted = format_case(
-                case,
-                eval_path=eval_file.path,
-                files=files,
-                guideline_patterns=patterns,
-                file_execution=file_execution,
-            )
-            summary.warnings.extend(
-                f"{eval_file.path}: {warning.message}" for warning in formatted.warnings
-            )
-            case_summaries[-1].append(summary_of(len(case.input_messages), formatted))
+    case_summaries = [
+        _format_file(eval_file, files, configs, stored, summary) for eval_file in found.eval_files
+    ]
     # These formattings read the folder; they are what the suite page shows for the stored
     # files only if every file they read is stored and nothing else can be found there.
     exact = not files.undecodable and files.found_paths() <= stored.keys()
     with transaction.atomic():
         existed = Workspace.objects.filter(name=summary.workspace.name).exists()
-        summary.workspace = _upsert_workspace(summary.workspace.name, patterns, config)
+        summary.workspace = _upsert_workspace(summary.workspace.name)
         summary.files = _store_files(summary.workspace, stored)
-        for eval_file, summaries in zip(eval_files, case_summaries, strict=True):
+        for eval_file, summaries in zip(found.eval_files, case_summaries, strict=True):
             summary.cases += _store_suite(
                 summary.workspace, eval_file, summaries if exact and not existed else None
             )
-        summary.suites = len(eval_files)
-        if existed:  # its other suites may format differently with the new files and patterns
+        summary.suites = len(found.eval_files)
+        if existed:  # its other suites may format differently with the new files and configs
             mark_workspace_stale(summary.workspace)
     return summary
 
 
-def _read_config(root: Path) -> tuple[list[str], dict]:
-    config_file = root / CONFIG_PATH
-    if config_file.is_file() and not _inside(config_file, root):
-        raise ImportFailed([EvalFileError(OUTSIDE_LINK, file=CONFIG_PATH)])
-    source = config_file.read_bytes() if config_file.is_file() else None
-    try:
-        return parse_guideline_patterns(source)
-    except EvalFileError as error:
-        raise ImportFailed([error.located(CONFIG_PATH)]) from None
-
-
-def _read_eval_files(path: Path, root: Path) -> list[_EvalFileOnDisk]:
-    candidates = [path] if path.is_file() else sorted(_yaml_files(root))
-    errors: list[EvalFileError] = []
-    found: list[_EvalFileOnDisk] = []
-    for candidate in candidates:
-        relative = candidate.relative_to(root).as_posix()
+def _configs(found: Discovery, summary: ImportSummary) -> tuple[dict[str, Config], dict[str, str]]:
+    """Every config read (an invalid one is skipped with a warning) and the texts to store."""
+    configs: dict[str, Config] = {}
+    texts: dict[str, str] = {}
+    for path, source in found.configs.items():
         try:
-            if not _inside(candidate, root):
-                raise EvalFileError(OUTSIDE_LINK)
-            if candidate.stat().st_size > MAX_BYTES:
-                raise EvalFileError(f"file is larger than the limit of {MAX_BYTES // 2**20} MiB")
-            source = candidate.read_bytes()
-            data = load_yaml(source).data
-            if path.is_file() or looks_like_eval_file(data):
-                found.append(_EvalFileOnDisk(relative, validate_eval_document(data, source)))
-        except EvalFileError as error:
-            errors.append(error.located(relative))
-        except OSError as error:
-            errors.append(EvalFileError(f"cannot be read: {error.strerror}", file=relative))
-    if not errors and not found:
-        errors.append(
-            EvalFileError(
-                "no eval file found (a YAML file with `evalcases:` or `$schema: agentv-eval-v2`)",
-                file=str(path),
-            )
+            texts[path] = source.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            summary.warnings.append(f"{path}: not UTF-8 text; the config is skipped")
+            continue
+        config = read_config(path, texts[path])
+        if config.problem is not None:
+            summary.warnings.append(f"{path}: invalid config, skipped: {config.problem}")
+        configs[path] = config
+    summary.warnings.extend(str(note) for note in found.notes)
+    return configs, texts
+
+
+def _format_file(
+    eval_file: FoundEvalFile,
+    files: DirectoryFiles,
+    configs: dict[str, Config],
+    stored: dict[str, str],
+    summary: ImportSummary,
+) -> list[Summary]:
+    """Format each case of the file (lm mode); note the files they need and their warnings."""
+    contents = eval_file.contents
+    summary.warnings.extend(str(note.located(eval_file.path)) for note in contents.notes)
+    patterns = patterns_for(eval_file.path, configs)
+    evaluators = file_evaluators(contents.header)
+    summaries = []
+    for parts in contents.parts:
+        case = case_input(parts, evaluators)
+        stored.update(_referenced_files(case.file_references(), eval_file.path, files))
+        formatted = format_case(
+            case, eval_path=eval_file.path, files=files, guideline_patterns=patterns
         )
-    if errors:
-        raise ImportFailed(errors)
-    return found
+        summary.warnings.extend(
+            f"{eval_file.path}: {warning.message}" for warning in formatted.warnings
+        )
+        summaries.append(summary_of(len(parts.input_messages), formatted))
+    if contents.format == "csv":
+        # The CSV file itself is kept as it is: its cases are read-only (docs/formats.md).
+        text = files.read_text(eval_file.path)
+        if text is not None:
+            stored[eval_file.path] = text
+    return summaries
 
 
-def _inside(path: Path, root: Path) -> bool:
-    """Whether `path`, symbolic links followed, is in the (resolved) workspace root."""
-    return path.resolve().is_relative_to(root)
-
-
-def _yaml_files(root: Path) -> Iterator[Path]:
-    for candidate in root.rglob("*"):
-        if candidate.suffix not in YAML_SUFFIXES or not candidate.is_file():
-            continue
-        parts = candidate.relative_to(root).parts
-        if parts[0] in (".agentv", ".git"):
-            continue
-        yield candidate
-
-
-def _referenced_files(
-    case: EvalCase, eval_path: str, files: FileSource, file_execution: Execution | None
-) -> dict[str, str]:
-    """Every workspace file the case needs for formatting: file blocks and judge prompts."""
-    values = [
-        value
-        for message in [*case.input_messages, *(case.expected_messages or [])]
-        for block_type, value in message.block_values()
-        if block_type == "file"
-    ]
-    for execution in (case.execution, file_execution):
-        for evaluator in (execution.evaluators or []) if execution else []:
-            if evaluator.type == "llm_judge" and evaluator.prompt:
-                values.append(evaluator.prompt)
+def _referenced_files(values: list[str], eval_path: str, files: FileSource) -> dict[str, str]:
+    """The workspace files that the references `values` resolve to, by path."""
     found: dict[str, str] = {}
     for value in values:
         resolution = resolve_file(value, eval_path, files)
@@ -183,13 +139,10 @@ def _referenced_files(
     return found
 
 
-def _upsert_workspace(name: str, patterns: list[str], config: dict) -> Workspace:
+def _upsert_workspace(name: str) -> Workspace:
     workspace = Workspace.objects.select_for_update().filter(name=name).first()
     if workspace is None:
-        workspace = Workspace(name=name, slug=_unique_slug(name))
-    workspace.guideline_patterns = patterns
-    workspace.config = config
-    workspace.save()
+        workspace = Workspace.objects.create(name=name, slug=_unique_slug(name))
     return workspace
 
 
@@ -213,24 +166,23 @@ def _store_files(workspace: Workspace, texts: dict[str, str]) -> int:
 
 
 def _store_suite(
-    workspace: Workspace, eval_file: _EvalFileOnDisk, summaries: list[Summary] | None
+    workspace: Workspace, eval_file: FoundEvalFile, summaries: list[Summary] | None
 ) -> int:
     """Replace the suite at this path with the file's cases; returns the number of cases.
 
     With `summaries`, the cases' summaries are stored too (else the suite page computes them).
     """
     Suite.objects.filter(workspace=workspace, path=eval_file.path).delete()
-    suite = suite_row(eval_file.parsed.data, eval_file.path)
+    contents = eval_file.contents
+    suite = suite_row(contents, eval_file.path, eval_file.referenced_by or "")
     suite.workspace = workspace
     suite.save()
-    cases_data = eval_file.parsed.data["evalcases"]
     rows = []
-    for position, data in enumerate(cases_data):
-        case = case_row(data, position)
+    for position, (document, parts) in enumerate(zip(contents.cases, contents.parts, strict=True)):
+        case = case_row(document, position, parts)
         case.suite = suite
         if summaries is not None:
             set_summary(case, summaries[position])
         rows.append(case)
-    cases = Case.objects.bulk_create(rows, batch_size=CASE_BATCH)
-    store_messages(zip(cases, cases_data, strict=True))
-    return len(cases)
+    Case.objects.bulk_create(rows, batch_size=CASE_BATCH)
+    return len(rows)

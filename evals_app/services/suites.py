@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -10,7 +11,6 @@ from django.core.paginator import Page, Paginator
 from django.db import transaction
 from django.db.models import (
     Count,
-    Exists,
     IntegerField,
     OuterRef,
     Q,
@@ -19,7 +19,8 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from ..models import Case, CommentThread, ContentBlock, Suite, Workspace
+from ..eval_files.dialects import EVAL_SCHEMA
+from ..models import Case, CommentThread, Suite, Workspace
 from .case_summaries import StoredFormatting, refresh_summaries, stored_formatting
 from .formatting import WorkspaceFormatter
 from .workspace_paths import check_path_free, clean_eval_path
@@ -33,7 +34,12 @@ def create_suite(workspace: Workspace, path: str) -> Suite:
     path = clean_eval_path(path)
     with transaction.atomic():
         check_path_free(workspace, path)
-        return Suite.objects.create(workspace=workspace, path=path)
+        return Suite.objects.create(
+            workspace=workspace,
+            path=path,
+            document={"$schema": EVAL_SCHEMA, "evalcases": []},
+            cases_key="evalcases",
+        )
 
 
 @dataclass(frozen=True)
@@ -48,8 +54,8 @@ class CaseSummary:
 
 
 def search_cases(suite: Suite, query: str = "") -> QuerySet[Case]:
-    """The suite's cases in order; with `query`, those whose id, outcome or any turn's content
-    (text, or a referenced file's path) contains it, ignoring case."""
+    """The suite's cases in order; with `query`, those whose id or any text of the case (its
+    turns, referenced files' paths, outcome, other fields) contains it, ignoring case."""
     # A subquery rather than a join and GROUP BY: it is counted only for the cases listed.
     threads = CommentThread.objects.filter(case=OuterRef("pk"), resolved_at__isnull=True)
     open_threads = threads.order_by().values("case").annotate(count=Count("pk")).values("count")
@@ -61,8 +67,10 @@ def search_cases(suite: Suite, query: str = "") -> QuerySet[Case]:
 
 
 def _matching(query: str) -> Q:
-    in_turns = ContentBlock.objects.filter(message__case=OuterRef("pk"), value__icontains=query)
-    return Q(case_id__icontains=query) | Q(outcome__icontains=query) | Q(Exists(in_turns))
+    # The document is stored as JSON text: the query is looked for as JSON writes it, so
+    # quotes, backslashes and line breaks in it match too.
+    as_json = json.dumps(query, ensure_ascii=False)[1:-1]
+    return Q(case_id__icontains=query) | Q(document__icontains=as_json)
 
 
 class _CountedPaginator(Paginator):

@@ -1,4 +1,4 @@
-"""A workspace's text files (guidelines, attachments, judge prompts) and its guideline patterns.
+"""A workspace's text files: guidelines, attachments, judge prompts and configs.
 
 Formatting reads files and patterns from the database, so every preview follows a change here
 at once (issue 3, item 4).
@@ -17,9 +17,11 @@ from django.db.models import Func, IntegerField
 from django.db.models.expressions import Combinable
 from django.db.models.sql.compiler import SQLCompiler
 
-from ..formatting.guideline_patterns import compile_patterns
+from ..eval_files.configs import Config, patterns_for
+from ..formatting.guideline_patterns import is_guideline
 from ..models import Workspace, WorkspaceFile
-from .case_summaries import mark_file_stale, mark_workspace_stale
+from .case_summaries import mark_file_stale
+from .formatting import workspace_configs
 from .workspace_paths import WorkspacePathError, check_path_free, clean_path
 
 if TYPE_CHECKING:
@@ -28,14 +30,6 @@ if TYPE_CHECKING:
 
 class FileContentError(Exception):
     """A file's content cannot be stored: too large, not UTF-8, or binary."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class GuidelinePatternError(Exception):
-    """The guideline patterns typed in cannot be used: none given, or a glob that is invalid."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -69,12 +63,13 @@ class FileRow:
     is_guideline: bool
 
 
-def file_rows(workspace: Workspace) -> list[FileRow]:
-    """The workspace's files by path, with size and whether they are guidelines (one query)."""
-    patterns = compile_patterns(tuple(workspace.guideline_patterns))
+def file_rows(workspace: Workspace, configs: dict[str, Config] | None = None) -> list[FileRow]:
+    """The workspace's files by path, with size and whether they are guidelines by the config
+    nearest to them (`configs`: see `workspace_configs`, read when not given)."""
+    configs = workspace_configs(workspace) if configs is None else configs
     files = workspace.files.order_by("path").annotate(size=TextBytes("text"))
     return [
-        FileRow(pk, path, size, is_guideline=patterns.fullmatch(path) is not None)
+        FileRow(pk, path, size, is_guideline=is_guideline(path, patterns_for(path, configs)))
         for pk, path, size in files.values_list("pk", "path", "size")
     ]
 
@@ -154,26 +149,6 @@ def upload_file(
         check_path_free(workspace, path)
         mark_file_stale(workspace, path)
         return WorkspaceFile.objects.create(workspace=workspace, path=path, text=text)
-
-
-def set_guideline_patterns(workspace: Workspace, text: str) -> list[str]:
-    """Store the globs of `text`, one per line (blank lines dropped), and return them.
-
-    Raises GuidelinePatternError when no glob is left or one of them is invalid.
-    """
-    patterns = [line.strip() for line in text.splitlines() if line.strip()]
-    if not patterns:
-        raise GuidelinePatternError("Give at least one pattern, e.g. **/*.instructions.md.")
-    for pattern in patterns:
-        try:
-            compile_patterns((pattern,))
-        except ValueError as error:
-            raise GuidelinePatternError(str(error)) from None
-    with transaction.atomic():
-        workspace.guideline_patterns = patterns
-        workspace.save(update_fields=["guideline_patterns", "updated_at"])
-        mark_workspace_stale(workspace)
-    return patterns
 
 
 def _check_text(text: str) -> None:

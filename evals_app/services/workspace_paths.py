@@ -1,19 +1,19 @@
 """Paths of the files and eval files a person adds to a workspace: checked before they are stored.
 
 Export writes every stored file and suite at its path under the workspace folder
-(EVAL_YAML.md, "Command-line contract"), so a path must stay inside that folder, must not
-collide with `.agentv/config.yaml`, and must not clash with another file or folder.
+(docs/formats.md, "Command-line contract"), so a path must stay inside that folder and must not
+clash with another file or folder; eval files never live in a `.agentv/` folder.
 """
 
 from __future__ import annotations
 
 from django.db.models import Q
 
+from ..eval_files.dialects import IGNORED_FOLDERS
+from ..eval_files.discovery import YAML_SUFFIXES
 from ..models import Suite, Workspace, WorkspaceFile
-from .importing import CONFIG_PATH, YAML_SUFFIXES
 
 MAX_PATH_LENGTH = 1000  # the max_length of WorkspaceFile.path and Suite.path
-RESERVED_FOLDER = CONFIG_PATH.split("/", 1)[0]
 
 
 class WorkspacePathError(Exception):
@@ -46,10 +46,6 @@ def clean_path(raw: str) -> str:
         raise WorkspacePathError("The path cannot contain . or .. folders.", path)
     if "" in segments:
         raise WorkspacePathError("The path has an empty folder name (// or a trailing /).", path)
-    if segments[0] == RESERVED_FOLDER:
-        raise WorkspacePathError(
-            f"{RESERVED_FOLDER}/ is reserved for the workspace configuration.", path
-        )
     return path
 
 
@@ -58,6 +54,11 @@ def clean_eval_path(raw: str) -> str:
     path = clean_path(raw)
     if not path.endswith(YAML_SUFFIXES):
         raise WorkspacePathError("An eval file's path must end in .yaml or .yml.", path)
+    ignored = [folder for folder in path.split("/")[:-1] if folder in IGNORED_FOLDERS]
+    if ignored:
+        raise WorkspacePathError(
+            f"AgentV never reads eval files in a {ignored[0]}/ folder; choose another.", path
+        )
     return path
 
 

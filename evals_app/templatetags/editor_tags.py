@@ -8,7 +8,7 @@ from django import template
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
-from ..formatting.schema import ROLES
+from ..eval_files.dialects import ROLES
 
 register = template.Library()
 

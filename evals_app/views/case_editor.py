@@ -20,15 +20,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
-from ..case_drafts import CaseDraft, DraftFormError
+from ..case_drafts import CaseDraft, DraftFormError, DraftValueError
+from ..eval_files.errors import EvalFileError
+from ..eval_files.yaml_dumper import dump_yaml
 from ..formatting.engine import MODES
-from ..formatting.errors import EvalFileError
-from ..formatting.yaml_dumper import dump_yaml
 from ..models import Case, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.case_editing import CaseConflict, differences, paste_case, save_case
-from ..services.case_reading import stored_document
-from ..services.documents import case_document, with_conversation
 from ..services.formatting import WorkspaceFormatter
 from .editor_context import editor_context, preview_context
 from .htmx_request import HtmxHttpRequest
@@ -44,7 +42,7 @@ def case_editor(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
     """The editor page; POST applies an edit (`action`) to the unsaved state or saves it."""
     access, case = case_or_404(request, slug, suite_pk, case_pk)
     if request.method == "GET":
-        draft = CaseDraft.from_document(stored_document(case), case.version)
+        draft = CaseDraft.from_document(case.document, case.version)
         return _render_editor(request, access, case, draft)
     try:
         draft = CaseDraft.from_form(request.POST)
@@ -72,13 +70,16 @@ def _save(
     if action.startswith("overwrite:"):
         # The user saw the conflict and chose to replace that version (and only that one).
         base_version = int(action.removeprefix("overwrite:") or 0)
-    document = draft.document()
     try:
+        document = draft.document()
         saved = save_case(case, document, base_version, signed_in_user(request))
+    except DraftValueError as error:
+        invalid = EvalFileError(str(error))
+        return _render_status(request, access, case, draft, status=422, error=invalid)
     except EvalFileError as error:
         return _render_status(request, access, case, draft, status=422, error=error)
     except CaseConflict as conflict:
-        theirs = case_document(with_conversation(Case.objects.all()).get(pk=case.pk))
+        theirs = Case.objects.get(pk=case.pk).document
         return _render_status(
             request,
             access,
@@ -179,9 +180,9 @@ def _preview_form(request: HtmxHttpRequest) -> Mapping[str, str]:
 @require_GET
 def case_yaml(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """The case as export writes it, read-only, with a copy button."""
-    access, case = case_or_404(request, slug, suite_pk, case_pk, conversation=True)
+    access, case = case_or_404(request, slug, suite_pk, case_pk)
     suite = case.suite
-    text = dump_yaml([case_document(case)])
+    text = dump_yaml([case.document])
     return render(
         request,
         "evals/case_yaml.html",

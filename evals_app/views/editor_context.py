@@ -12,15 +12,18 @@ from ..case_drafts import (
     SECTIONS,
     BlockDraft,
     CaseDraft,
+    DraftValueError,
     EvaluatorDraft,
+    ToolCallDraft,
     TurnDraft,
-    execution_meta_json,
+    case_meta_json,
     meta_json,
 )
+from ..eval_files.dialects import PROFILE_LABELS, ROLES
+from ..eval_files.errors import EvalFileError
+from ..eval_files.reading import read_case
+from ..eval_files.yaml_dumper import dump_yaml
 from ..formatting.engine import FormattedCase, FormattingWarning
-from ..formatting.errors import EvalFileError
-from ..formatting.eval_file import validate_case
-from ..formatting.schema import ROLES
 from ..models import Case, Suite
 from ..services.formatting import WorkspaceFormatter
 
@@ -39,8 +42,25 @@ class BlockRow:
 
     @property
     def kind(self) -> str:
-        """`text`, `file`, or `other` for block types the editor keeps but does not format."""
-        return self.block.type if self.block.type in ("text", "file") else "other"
+        """`text`, `file`, or `other` for blocks the editor keeps as written (shown read-only)."""
+        if not self.block.editable or self.block.type not in ("text", "file"):
+            return "other"
+        return self.block.type
+
+    @property
+    def raw_text(self) -> str:
+        """A kept block's fields, as YAML."""
+        return _yaml_text(self.block.raw)
+
+
+@dataclass
+class ToolCallRow:
+    """A tool call with the names of its form fields."""
+
+    prefix: str
+    index: int
+    call: ToolCallDraft
+    meta: str
 
 
 @dataclass
@@ -53,6 +73,7 @@ class TurnRow:
     meta: str
     blocks: list[BlockRow]
     last: bool
+    tool_calls: list[ToolCallRow] = field(default_factory=list)
 
     @property
     def prefix(self) -> str:
@@ -74,6 +95,16 @@ class TurnRow:
     def number(self) -> int:
         """The turn's number as people count, from 1."""
         return self.index + 1
+
+    @property
+    def takes_blocks(self) -> bool:
+        """Whether text and files can be added (content that is a string or a list)."""
+        return self.turn.content_form in ("string", "list", "absent")
+
+    @property
+    def raw_content_text(self) -> str:
+        """Content kept as written (neither text, a list nor a mapping), as YAML."""
+        return _yaml_text(self.turn.raw_content)
 
     @property
     def simple(self) -> bool:
@@ -132,8 +163,10 @@ def editor_context(
             EvaluatorRow(f"evaluator-{index}", index, evaluator, meta_json(evaluator))
             for index, evaluator in enumerate(draft.evaluators)
         ],
-        "case_meta": meta_json(draft),
-        "execution_meta": execution_meta_json(draft),
+        "case_meta": case_meta_json(draft),
+        "outcome_label": _OUTCOME_LABELS.get(draft.spelling.outcome_key, "Outcome"),
+        "spelling_note": f"Formatted by {_profile_label(suite.profile)}",
+        **_other_fields(draft),
         "roles": ROLES,
         "file_paths": sorted(formatter.file_texts),
         "focus": focus,
@@ -149,8 +182,12 @@ def _section_rows(draft: CaseDraft, name: str) -> SectionRows:
             BlockRow(f"{prefix}-block-{b}", b, block, meta_json(block), b == len(turn.blocks) - 1)
             for b, block in enumerate(turn.blocks)
         ]
+        calls = [
+            ToolCallRow(f"{prefix}-tool-{c}", c, call, meta_json(call))
+            for c, call in enumerate(turn.tool_calls or [])
+        ]
         rows.turns.append(
-            TurnRow(name, index, turn, meta_json(turn), blocks, index == len(turns) - 1)
+            TurnRow(name, index, turn, meta_json(turn), blocks, index == len(turns) - 1, calls)
         )
     return rows
 
@@ -189,14 +226,18 @@ def preview_context(
     slots = [f"{name}-{index}" for name in SECTIONS for index in range(len(draft.turns(name)))]
     context: dict[str, Any] = {"mode": mode, "preview": None}
     try:
-        eval_case = validate_case(draft.document())
+        parts = read_case(draft.document())
+    except DraftValueError as error:
+        context["preview_error"] = str(error)
+        context["turn_warnings"] = {slot: [] for slot in slots}
+        return context
     except EvalFileError as error:
         context["preview_error"] = (
             error.message if not error.field else f"{error.field}: {error.message}"
         )
         context["turn_warnings"] = {slot: [] for slot in slots}
         return context
-    formatted = formatter.format_single(eval_case, suite, mode)  # type: ignore[arg-type]
+    formatted = formatter.format_single(parts, suite, mode)  # type: ignore[arg-type]
     turn_warnings: dict[str, list[FormattingWarning]] = {slot: [] for slot in slots}
     case_warnings = []
     for warning in formatted.warnings:
@@ -208,3 +249,59 @@ def preview_context(
     context["preview"] = Preview(formatted, candidate_answer, turn_warnings, case_warnings)
     context["turn_warnings"] = turn_warnings
     return context
+
+
+_OUTCOME_LABELS = {
+    "outcome": "Expected outcome",
+    "expected_outcome": "Expected outcome",
+    "criteria": "Criteria",
+}
+
+
+def _other_fields(draft: CaseDraft) -> dict[str, Any]:
+    """The case's fields that the form does not show (the parts' places left out), as YAML."""
+    others = {
+        key: value
+        for key, value in draft.skeleton.items()
+        if not (value is None and _is_part_key(key, draft))
+    }
+    for key, value in list(others.items()):
+        if isinstance(value, dict):  # `vars` without `input`, `execution` without evaluators
+            inner = {
+                k: v for k, v in value.items() if not (v is None and _is_part_path((key, k), draft))
+            }
+            if inner:
+                others[key] = inner
+            else:
+                del others[key]
+    return {"other_fields": _yaml_text(others) if others else "", "other_fields_count": len(others)}
+
+
+def _profile_label(profile: str) -> str:
+    return next((label for name, label in PROFILE_LABELS.items() if name == profile), profile)
+
+
+def _part_paths(draft: CaseDraft) -> set[tuple[Any, ...]]:
+    spelling = draft.spelling
+    return {
+        (spelling.id_key,),
+        (spelling.outcome_key,),
+        spelling.input_path,
+        spelling.expected_path,
+        spelling.target_path,
+        spelling.evaluators_path,
+    }
+
+
+def _is_part_key(key: Any, draft: CaseDraft) -> bool:
+    return (key,) in _part_paths(draft)
+
+
+def _is_part_path(path: tuple[Any, ...], draft: CaseDraft) -> bool:
+    return path in _part_paths(draft)
+
+
+def _yaml_text(value: Any) -> str:
+    if value in ({}, [], None):
+        return "{}" if value == {} else "[]" if value == [] else "null"
+    return dump_yaml(value).rstrip("\n")

@@ -10,8 +10,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from ..case_diff import conversation_diff, field_changes, line_diff
-from ..formatting.errors import EvalFileError
-from ..formatting.eval_file import validate_case
+from ..eval_files.errors import EvalFileError
+from ..eval_files.reading import read_case
 from ..models import Case, Revision
 from ..permissions import Capability, WorkspaceAccess, signed_in_user
 from ..services.case_editing import CaseConflict, save_case
@@ -91,8 +91,8 @@ def _prompt_diffs(
 ) -> list[tuple[str, list[Any]]]:
     """Question, guidelines and judge prompt (lm mode) of both revisions, line by line."""
     try:
-        before = formatter.format_eval_case(validate_case(old.snapshot), case.suite)
-        after = formatter.format_eval_case(validate_case(new.snapshot), case.suite)
+        before = formatter.format_parts(read_case(old.snapshot), case.suite)
+        after = formatter.format_parts(read_case(new.snapshot), case.suite)
     except EvalFileError:
         return []
     return [

@@ -6,7 +6,6 @@ from django.shortcuts import get_object_or_404
 
 from ..models import Case
 from ..permissions import Capability, WorkspaceAccess, workspace_access
-from ..services.documents import with_conversation
 from .htmx_request import HtmxHttpRequest
 
 
@@ -16,16 +15,12 @@ def case_or_404(
     suite_pk: int,
     case_pk: int,
     needs: Capability = Capability.VIEW,
-    *,
-    conversation: bool = False,
 ) -> tuple[WorkspaceAccess, Case]:
     """The case, its suite and workspace loaded; 404 outside the user's workspaces, 403 when
-    their role does not allow `needs`. With `conversation`, its turns come prefetched."""
+    their role does not allow `needs`."""
     access = workspace_access(request.user, slug, needs)
     # The suite comes with the case (one query: the preview runs this on every keystroke).
     cases = Case.objects.select_related("suite")
-    if conversation:
-        cases = with_conversation(cases)
     case = get_object_or_404(
         cases, pk=case_pk, suite__pk=suite_pk, suite__workspace=access.workspace
     )

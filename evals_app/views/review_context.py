@@ -9,7 +9,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import Prefetch
 
-from ..models import Case, Comment, CommentThread, Message, ReviewEvent, ReviewStatus
+from ..eval_files.case_parts import split_case
+from ..models import Case, Comment, CommentThread, ReviewEvent, ReviewStatus
 from ..permissions import WorkspaceAccess
 from ..services.review_workflow import authors_of_pending_change
 
@@ -49,9 +50,15 @@ def review_context(
     by_anchor: dict[str, list[CommentThread]] = {}
     for thread in threads:
         by_anchor.setdefault(thread.anchor, []).append(thread)
-    turns = list(
-        case.messages.order_by("section", "position").values_list("section", "position", "role")
-    )
+    parts = split_case(case.document)
+    turns = [
+        (section, position, message["role"])
+        for section, messages in (
+            ("expected", parts.expected_messages),
+            ("input", parts.input_messages),
+        )
+        for position, message in enumerate(messages)
+    ]
     anchors = [("", "The whole case")] + [
         (f"{section}-{position}", _anchor_label(section, position, role))
         for section, position, role in turns
@@ -86,7 +93,7 @@ def review_context(
 
 
 def _anchor_label(section: str, position: int, role: str) -> str:
-    kind = "Expected message" if section == Message.Section.EXPECTED else "Turn"
+    kind = "Expected message" if section == "expected" else "Turn"
     return f"{kind} {position + 1} ({role})"
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from ..formatting.errors import EvalFileError
+from ..eval_files.errors import EvalFileError
 from ..forms import CaseForm
 from ..models import Case, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access

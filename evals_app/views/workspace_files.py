@@ -9,10 +9,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from ..eval_files.configs import patterns_for
 from ..formatting.guideline_patterns import is_guideline
 from ..forms import FileForm, UploadForm
 from ..models import Workspace, WorkspaceFile
 from ..permissions import Capability, WorkspaceAccess, workspace_access
+from ..services.formatting import workspace_configs
 from ..services.workspace_files import (
     FileContentError,
     create_file,
@@ -123,7 +125,9 @@ def _file_context(
         "access": access,
         "file": file,
         "form": form,
-        "is_guideline": is_guideline(file.path, workspace.guideline_patterns),
+        "is_guideline": is_guideline(
+            file.path, patterns_for(file.path, workspace_configs(workspace))
+        ),
     }
 
 

@@ -10,16 +10,14 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from ..eval_files.dialects import CONFIG_PATH
 from ..forms import FileForm, MemberForm, PatternsForm, SuiteForm, UploadForm
 from ..permissions import Capability, WorkspaceAccess, visible_workspaces, workspace_access
+from ..services.configs import GuidelinePatternError, config_rows, set_guideline_patterns
+from ..services.formatting import workspace_configs
 from ..services.review_workflow import status_counts
 from ..services.suites import create_suite
-from ..services.workspace_files import (
-    GuidelinePatternError,
-    file_rows,
-    max_file_bytes,
-    set_guideline_patterns,
-)
+from ..services.workspace_files import file_rows, max_file_bytes
 from ..services.workspace_paths import WorkspacePathError
 from .htmx_request import HtmxHttpRequest
 
@@ -65,29 +63,33 @@ def suite_create(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 def workspace_patterns(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Replace the workspace's guideline patterns (the owner's setting)."""
+    """Replace the guideline patterns of one `.agentv/config.yaml` (the owner's setting)."""
     access = workspace_access(request.user, slug, Capability.MANAGE)
     workspace = access.workspace
     form = PatternsForm(request.POST)
+    config = CONFIG_PATH
     if form.is_valid():
+        config = form.cleaned_data["config"] or CONFIG_PATH
         try:
-            patterns = set_guideline_patterns(workspace, form.cleaned_data["patterns"])
+            patterns = set_guideline_patterns(workspace, form.cleaned_data["patterns"], config)
         except GuidelinePatternError as error:
             form.add_error("patterns", error.message)
         else:
             count = len(patterns)
-            messages.success(request, f"Saved {count} guideline pattern{'s' * (count != 1)}.")
+            noun = f"guideline pattern{'s' * (count != 1)}"
+            messages.success(request, f"Saved {count} {noun} in {config}.")
             return redirect(workspace)
-    context = workspace_context(access, patterns_form=form)
+    context = workspace_context(access, patterns_form=form, patterns_config=config)
     return render(request, WORKSPACE_PAGE, context, status=422)
 
 
 def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
     """What the workspace page shows; `forms` replaces blank forms with submitted ones."""
     workspace = access.workspace
-    files = file_rows(workspace)
+    configs = workspace_configs(workspace)
+    files = file_rows(workspace, configs)
     counts = status_counts(workspace)
-    patterns = PatternsForm(initial={"patterns": "\n".join(workspace.guideline_patterns)})
+    suites = list(workspace.suites.annotate(case_count=Count("cases")).order_by("path"))
     return {
         "workspace": workspace,
         "access": access,
@@ -95,13 +97,14 @@ def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
         "review_total": sum(count for _, _, count in counts),
         "members": workspace.memberships.select_related("user").order_by("user__username"),
         "member_form": MemberForm(),
-        "suites": workspace.suites.annotate(case_count=Count("cases")).order_by("path"),
+        "suites": suites,
         "files": files,
         "guideline_count": sum(file.is_guideline for file in files),
         "max_file_bytes": max_file_bytes(),
         "suite_form": SuiteForm(),
         "file_form": FileForm(),
         "upload_form": UploadForm(),
-        "patterns_form": patterns,
+        "configs": config_rows(configs, [suite.path for suite in suites]),
+        "patterns_form": None,
         **forms,
     }

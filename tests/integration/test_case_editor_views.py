@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from bench.server import form_fields
-from evals_app.models import Case, Message, Suite, Workspace
+from evals_app.models import Case, Suite, Workspace
 from evals_app.services.documents import case_document
 from evals_app.services.importing import import_workspace
 from tests.factories import admin, database_snapshot, write_files
@@ -79,7 +79,7 @@ def test_structural_edit_over_htmx_returns_the_conversation_and_announces_it(
     assert 'id="input-1-block-0-value"' in html
     assert "autofocus" in html
     assert "turns-changed" in response["HX-Trigger-After-Settle"]
-    assert Message.objects.filter(case=case).count() == 1  # nothing saved
+    assert len(Case.objects.get(pk=case.pk).document["input_messages"]) == 1  # nothing saved
 
 
 def test_structural_edit_without_javascript_renders_the_whole_page_with_the_edit(
@@ -131,12 +131,12 @@ def test_preview_places_a_missing_file_warning_next_to_its_turn(client: Client) 
 def test_preview_shows_an_invalid_case_inline_with_status_200(client: Client) -> None:
     case = case_named("http-429-meaning")
     form = form_of(client.get(editor_url(case)).content.decode())
-    form["input-count"] = "0"
+    form["id"] = "two\tparts"
 
     response = client.post(editor_url(case, "preview/"), form, HTTP_HX_REQUEST="true")
 
     assert response.status_code == 200
-    assert "input_messages: must be a non-empty list" in response.content.decode()
+    assert "id: an id cannot hold line breaks, tabs" in response.content.decode()
 
 
 def test_preview_fills_the_judge_prompt_with_the_candidate_answer(client: Client) -> None:
@@ -172,7 +172,7 @@ def test_save_over_htmx_bumps_the_version_and_says_so(client: Client) -> None:
     html = response.content.decode()
     saved = Case.objects.get(pk=case.pk)
     assert response.status_code == 200
-    assert saved.outcome == "A new outcome." and saved.version == 2
+    assert saved.document["outcome"] == "A new outcome." and saved.version == 2
     assert 'id="case-version" value="2" hx-swap-oob="true"' in html
     assert "case-saved" in response["HX-Trigger"]
 
@@ -180,13 +180,13 @@ def test_save_over_htmx_bumps_the_version_and_says_so(client: Client) -> None:
 def test_save_of_an_invalid_case_answers_422_and_keeps_the_stored_case(client: Client) -> None:
     case = case_named("http-429-meaning")
     form = form_of(client.get(editor_url(case)).content.decode())
-    form["input-count"] = "0"
+    form["id"] = "two\tparts"
     before = database_snapshot()
 
     response = client.post(editor_url(case), {**form, "action": "save"}, HTTP_HX_REQUEST="true")
 
     assert response.status_code == 422
-    assert "Not saved: input_messages: must be a non-empty list" in response.content.decode()
+    assert "Not saved: id: an id cannot hold line breaks, tabs" in response.content.decode()
     assert database_snapshot() == before
 
 
@@ -215,7 +215,7 @@ def test_save_after_someone_else_saved_is_a_conflict_that_keeps_both(client: Cli
     assert "someone else saved this case" in html
     assert "Their outcome." in html and "My outcome." in html
     assert 'value="overwrite:2"' in html
-    assert Case.objects.get(pk=case.pk).outcome == "Their outcome."
+    assert Case.objects.get(pk=case.pk).document["outcome"] == "Their outcome."
 
 
 def test_overwrite_after_a_conflict_saves_my_version(client: Client) -> None:
@@ -226,7 +226,7 @@ def test_overwrite_after_a_conflict_saves_my_version(client: Client) -> None:
     response = client.post(editor_url(case), dict(mine, outcome="Mine.", action="overwrite:2"))
 
     assert response.status_code == 302
-    assert Case.objects.get(pk=case.pk).outcome == "Mine."
+    assert Case.objects.get(pk=case.pk).document["outcome"] == "Mine."
 
 
 def test_overwrite_of_a_version_that_moved_on_again_is_still_a_conflict(client: Client) -> None:
@@ -238,7 +238,7 @@ def test_overwrite_of_a_version_that_moved_on_again_is_still_a_conflict(client: 
     response = client.post(editor_url(case), dict(mine, outcome="Mine.", action="overwrite:2"))
 
     assert response.status_code == 409
-    assert Case.objects.get(pk=case.pk).outcome == "Two."
+    assert Case.objects.get(pk=case.pk).document["outcome"] == "Two."
 
 
 def test_tampered_form_is_a_bad_request(client: Client) -> None:
@@ -315,7 +315,7 @@ def test_pasting_yaml_with_an_existing_id_replaces_that_case(client: Client) -> 
     client.post(paste_url(case.suite), {"yaml": snippet})
 
     replaced = Case.objects.get(pk=case.pk)
-    assert replaced.outcome == "replaced" and replaced.position == case.position
+    assert replaced.document["outcome"] == "replaced" and replaced.position == case.position
 
 
 @pytest.mark.parametrize(

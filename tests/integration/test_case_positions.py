@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evals_app.formatting.errors import EvalFileError
+from evals_app.eval_files.errors import EvalFileError
 from evals_app.models import Case, Suite
 from evals_app.services.cases import create_case, delete_case, duplicate_case, move_case
 from evals_app.services.positions import shift_positions

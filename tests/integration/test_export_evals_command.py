@@ -12,10 +12,10 @@ import toon_format
 from django.core.management import call_command, execute_from_command_line
 from django.db import connections
 
+from evals_app.eval_files import writing
+from evals_app.eval_files.reading import read_eval_file
 from evals_app.formatting.engine import format_case
-from evals_app.formatting.eval_file import parse_eval_file
 from evals_app.formatting.workspace_files import DirectoryFiles
-from evals_app.services import exporting
 from evals_app.services.importing import import_workspace
 from tests.factories import write_files
 
@@ -32,6 +32,8 @@ FIELDS = [
     "role_markers",
     "reason",
     "warnings",
+    "profile",
+    "system_message",
 ]
 
 
@@ -61,14 +63,13 @@ def test_formatted_lines_match_the_engine_run_on_the_files(
     by_key = {(r["file"], r["id"]): r for r in records}
 
     for suite in ["evals/coding/debug-session.yaml", "evals/support/tool-use.yaml"]:
-        parsed = parse_eval_file((example_root / suite).read_bytes())
-        for case in parsed.model.evalcases:
+        contents = read_eval_file((example_root / suite).read_bytes())
+        for case in contents.case_inputs():
             expected = format_case(
                 case,
                 eval_path=suite,
                 files=DirectoryFiles(example_root),
                 guideline_patterns=["**/*.instructions.md", ".github/instructions/**/*.md"],
-                file_execution=parsed.model.execution,
             )
             record = by_key[(suite, case.id)]
             assert record["question"] == expected.question
@@ -187,8 +188,8 @@ def test_interrupted_export_keeps_previous_files_and_leaves_no_temporary_file(
             raise KeyboardInterrupt
         return original(data)
 
-    original = exporting.dump_yaml
-    monkeypatch.setattr(exporting, "dump_yaml", failing_dump_yaml)
+    original = writing.dump_yaml
+    monkeypatch.setattr(writing, "dump_yaml", failing_dump_yaml)
     with pytest.raises(KeyboardInterrupt):
         call_command("export_evals", "--out", str(tmp_path))
 

@@ -10,10 +10,10 @@ import pytest
 from django.core.management import call_command
 from hypothesis import HealthCheck, given, settings
 
+from evals_app.eval_files.reading import read_eval_file
+from evals_app.eval_files.yaml_loader import load_yaml
 from evals_app.formatting.engine import format_case
-from evals_app.formatting.eval_file import parse_eval_file
 from evals_app.formatting.workspace_files import DirectoryFiles
-from evals_app.formatting.yaml_loader import load_yaml
 from evals_app.models import Suite, Workspace
 from evals_app.services.exporting import export_workspace
 from evals_app.services.formatting import WorkspaceFormatter
@@ -119,11 +119,11 @@ def test_any_valid_eval_file_round_trips_and_formats_the_same_from_the_database(
         assert exported == document
         assert key_orders(exported) == key_orders(document)
 
-        parsed = parse_eval_file((root / "evals/suite.yaml").read_bytes())
+        contents = read_eval_file((root / "evals/suite.yaml").read_bytes())
         suite = workspace.suites.get()
         formatter = WorkspaceFormatter(workspace)
         for mode in ("lm", "agent"):
-            for case, stored in zip(parsed.model.evalcases, suite.cases.all(), strict=True):
+            for case, stored in zip(contents.case_inputs(), suite.cases.all(), strict=True):
                 from_files = format_case(
                     case, eval_path="evals/suite.yaml", files=DirectoryFiles(root), mode=mode
                 )

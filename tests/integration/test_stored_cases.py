@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from evals_app.eval_files.case_parts import split_case
 from evals_app.models import Case, Workspace
 from evals_app.services.case_reading import stored_cases
 from evals_app.services.case_summaries import SUMMARY_FIELDS, refresh_summaries
-from evals_app.services.documents import case_document, with_conversation
-from evals_app.services.formatting import WorkspaceFormatter, stored_eval_case
+from evals_app.services.documents import case_document
+from evals_app.services.formatting import WorkspaceFormatter
 from evals_app.services.importing import import_workspace
 from tests.factories import key_orders, property_workspace
 from tests.strategies import eval_files
@@ -28,9 +29,7 @@ pytestmark = pytest.mark.django_db
 
 def assert_rows_read_like_models(workspace: Workspace) -> None:
     for suite in workspace.suites.all():
-        by_models = [
-            case_document(case) for case in with_conversation(suite.cases.order_by("position"))
-        ]
+        by_models = [case_document(case) for case in suite.cases.order_by("position")]
         for chunk_size in (1, 2, 500):
             chunks = stored_cases(suite.cases.all(), chunk_size=chunk_size)
             by_rows = [case.document for case in chunks]
@@ -48,10 +47,10 @@ def test_the_preview_reads_only_the_files_a_case_needs_and_formats_the_same(
     workspace = import_workspace(example_root, "Examples").workspace
 
     for case in Case.objects.filter(suite__workspace=workspace).select_related("suite"):
-        eval_case = stored_eval_case(case)
+        parts = split_case(case.document)
         for mode in ("lm", "agent"):
-            everything = WorkspaceFormatter(workspace).format_eval_case(eval_case, case.suite, mode)
-            needed = WorkspaceFormatter(workspace).format_single(eval_case, case.suite, mode)
+            everything = WorkspaceFormatter(workspace).format_parts(parts, case.suite, mode)
+            needed = WorkspaceFormatter(workspace).format_single(parts, case.suite, mode)
             assert needed == everything, (case.case_id, mode)
 
 

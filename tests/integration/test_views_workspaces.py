@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from evals_app.eval_files.writing import eval_file_text
 from evals_app.models import Suite, Workspace
-from evals_app.services.documents import suite_document
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -107,7 +107,8 @@ def test_adding_a_suite_creates_an_empty_eval_file_and_shows_it(
     suite = team.suites.get(path="evals/new.yaml")
     assert response.status_code == 302
     assert response["Location"] == f"/w/team-evals/suites/{suite.pk}/"
-    assert suite_document(suite, []) == {"$schema": "agentv-eval-v2", "evalcases": []}
+    text = eval_file_text(suite.file_format, suite.document, suite.cases_key, [])
+    assert text == "$schema: agentv-eval-v2\nevalcases: []\n"
 
 
 @pytest.mark.parametrize(
@@ -120,7 +121,9 @@ def test_adding_a_suite_creates_an_empty_eval_file_and_shows_it(
         pytest.param("/evals/a.yaml", "relative to the workspace root", id="absolute"),
         pytest.param("evals\\a.yaml", "Separate folders with /", id="backslash"),
         pytest.param("evals//a.yaml", "empty folder name", id="empty folder"),
-        pytest.param(".agentv/config.yaml", ".agentv/ is reserved", id="config folder"),
+        pytest.param(
+            ".agentv/evals.yaml", "never reads eval files in a .agentv/ folder", id="config folder"
+        ),
         pytest.param("evals/coding/review.yaml", "already exists", id="taken by a suite"),
         pytest.param(
             "fixtures/app.js/x.yaml", "would clash with fixtures/app.js", id="under a file"
@@ -145,10 +148,12 @@ def test_saving_guideline_patterns_keeps_one_glob_per_line_without_blank_lines(
         {"patterns": "**/*.instructions.md\r\n\r\n  prompts/*.md  \r\n"},
     )
 
-    team.refresh_from_db()
     assert response.status_code == 302
     assert response["Location"] == "/w/team-evals/"
-    assert team.guideline_patterns == ["**/*.instructions.md", "prompts/*.md"]
+    config = team.files.get(path=".agentv/config.yaml").text
+    assert config == (
+        "$schema: agentv-config-v2\nguideline_patterns:\n- '**/*.instructions.md'\n- prompts/*.md\n"
+    )
 
 
 def test_saving_guideline_patterns_confirms_with_a_message(
@@ -158,7 +163,7 @@ def test_saving_guideline_patterns_confirms_with_a_message(
         page("workspace_patterns", team), {"patterns": "a/*.md\nb/*.md"}, follow=True
     )
 
-    assert "Saved 2 guideline patterns." in response.content.decode()
+    assert "Saved 2 guideline patterns in .agentv/config.yaml." in response.content.decode()
 
 
 def test_workspace_page_marks_the_files_that_are_guidelines(
@@ -200,10 +205,9 @@ def test_unusable_guideline_patterns_are_refused_with_the_reason(
 ) -> None:
     response = signed_in.post(page("workspace_patterns", team), {"patterns": patterns})
 
-    team.refresh_from_db()
     assert response.status_code == 422
     assert message in response.content.decode()
-    assert team.guideline_patterns == ["**/*.instructions.md"]
+    assert not team.files.filter(path=".agentv/config.yaml").exists()
 
 
 def test_refused_patterns_stay_in_the_text_box_to_be_fixed(

@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from evals_app.models import ContentBlock, Message, Workspace, WorkspaceFile
+from evals_app.models import Workspace, WorkspaceFile
 from evals_app.services.formatting import WorkspaceFormatter
 from tests import factories
 
@@ -87,7 +87,6 @@ def test_a_typed_file_keeps_its_whitespace_with_lf_line_ends(
     [
         pytest.param("../secrets.txt", "cannot contain . or .. folders", id="parent folder"),
         pytest.param("/etc/passwd", "relative to the workspace root", id="absolute"),
-        pytest.param(".agentv/config.yaml", ".agentv/ is reserved", id="config folder"),
         pytest.param("fixtures/app.js", "fixtures/app.js already exists", id="taken"),
         pytest.param("fixtures", "would clash with fixtures/app.js", id="a folder of a file"),
         pytest.param("a\x01b.md", "control characters", id="control character"),
@@ -328,8 +327,7 @@ def test_creating_a_referenced_file_clears_the_missing_file_warning(
 ) -> None:
     suite = factories.suite(team, "evals/review.yaml")
     case = factories.case(suite, "review-js")
-    turn = Message.objects.get(case=case)
-    ContentBlock.objects.create(message=turn, position=1, type="file", value="../judges/tone.md")
+    factories.attach_file(case, "../judges/tone.md")
     detail = reverse("suite_detail", args=[team.slug, suite.pk])
     assert "1 warning</summary>" in signed_in.get(detail).content.decode()
 
@@ -343,8 +341,7 @@ def test_new_guideline_patterns_move_a_file_from_the_question_to_the_guidelines(
 ) -> None:
     suite = factories.suite(team, "evals/review.yaml")
     case = factories.case(suite, "review-js")
-    turn = Message.objects.get(case=case)
-    ContentBlock.objects.create(message=turn, position=1, type="file", value="../fixtures/app.js")
+    factories.attach_file(case, "../fixtures/app.js")
 
     signed_in.post(reverse("workspace_patterns", args=[team.slug]), {"patterns": "fixtures/*.js"})
 

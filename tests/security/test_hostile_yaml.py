@@ -15,8 +15,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from evals_app.formatting.errors import EvalFileError
-from evals_app.formatting.yaml_loader import load_yaml
+from evals_app.eval_files.errors import EvalFileError
+from evals_app.eval_files.yaml_loader import load_yaml
 from evals_app.models import Case, Suite
 from evals_app.services.importing import ImportFailed, import_workspace
 from tests import factories
@@ -107,7 +107,7 @@ def test_pasting_hostile_yaml_is_refused_and_writes_nothing(
 def test_pasting_bytes_that_are_not_utf8_never_fails_the_server(
     signed_in: Client, suite: Suite
 ) -> None:
-    body = b"yaml=id%3A+%E9t%E9%0Aoutcome%3A+%FF%0Ainput_messages%3A+%5B%5D%0A"
+    body = b"yaml=id%3A+%E9t%E9%0Aoutcome%3A+%FF%0Ainput_messages%3A+%5B%7Brole%3A+r%E9%7D%5D%0A"
 
     response = signed_in.post(
         paste_url(suite), body, content_type="application/x-www-form-urlencoded"
@@ -115,7 +115,7 @@ def test_pasting_bytes_that_are_not_utf8_never_fails_the_server(
 
     # The form is decoded as UTF-8 with replacement characters, like every form field.
     assert response.status_code == 422
-    assert "input_messages: must be a non-empty list" in response.content.decode()
+    assert "unknown role" in response.content.decode()
 
 
 def test_an_oversized_paste_is_refused_before_it_is_read(

@@ -14,7 +14,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evals_app.formatting.errors import EvalFileError
+from evals_app.eval_files.errors import EvalFileError
 from evals_app.models import Suite
 from evals_app.services.importing import ImportFailed, import_workspace
 from tests import factories

@@ -169,7 +169,8 @@ def test_a_structural_edit_re_renders_payloads_inert(
 
 def test_a_save_conflict_shows_both_versions_inert(signed_in: Client, case: Case) -> None:
     form = form_of(signed_in.get(editor_url(case)).content.decode())
-    Case.objects.filter(pk=case.pk).update(version=case.version + 1, outcome=TEXTAREA)
+    theirs = {**case.document, "outcome": TEXTAREA}
+    Case.objects.filter(pk=case.pk).update(version=case.version + 1, document=theirs)
     form |= {"outcome": f"Mine {SCRIPT}", "action": "save"}
 
     response = signed_in.post(editor_url(case), form, HTTP_HX_REQUEST="true")
@@ -185,7 +186,7 @@ def test_a_save_conflict_shows_both_versions_inert(signed_in: Client, case: Case
     [
         f"id: x\noutcome: ok\ninput_messages:\n  - role: '{SCRIPT}'\n    content: hi\n",
         f"{TEXTAREA}: [\n",
-        f"id: '{ATTRIBUTE}'\noutcome: 3\ninput_messages: []\n",
+        f"id: '{ATTRIBUTE}'\noutcome: ok\ninput_messages:\n  - {{role: robot, content: hi}}\n",
     ],
     ids=["in-the-error-message", "in-the-echoed-yaml", "in-a-field"],
 )

@@ -17,8 +17,8 @@ from bench.generate import (
     generate_workspace,
     suite_sizes,
 )
-from evals_app.formatting.eval_file import validate_eval_document
-from evals_app.formatting.yaml_loader import load_yaml
+from evals_app.eval_files.reading import read_eval_document
+from evals_app.eval_files.yaml_loader import load_yaml
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -32,7 +32,7 @@ def test_generated_yaml_reads_back_as_the_data_it_was_written_from(
 
     loaded = load_yaml(text).data
     assert loaded == data
-    validate_eval_document(loaded, text)
+    read_eval_document(loaded, text)
 
 
 def test_a_generated_workspace_has_the_long_case_and_its_files(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 from evals_app.case_drafts import CaseDraft, DraftFormError, TurnDraft
-from evals_app.formatting.eval_file import parse_eval_file
+from evals_app.eval_files.yaml_loader import load_yaml
 from tests.conftest import EXAMPLES
 from tests.factories import key_orders
 from tests.strategies import cases
@@ -16,7 +16,7 @@ from tests.strategies import cases
 EXAMPLE_CASES = [
     pytest.param(case, id=f"{path.name}:{case['id']}")
     for path in sorted((EXAMPLES / "evals").rglob("*.y*ml"))
-    for case in parse_eval_file(path.read_bytes()).data["evalcases"]
+    for case in load_yaml(path.read_bytes()).data["evalcases"]
 ]
 
 
@@ -136,19 +136,19 @@ def test_evaluators_are_added_and_removed_under_execution() -> None:
     assert "execution" not in draft.document()
 
 
-def test_clearing_an_optional_field_leaves_the_key_out() -> None:
+def test_clearing_the_target_leaves_the_key_out() -> None:
     draft = CaseDraft.from_document(
         {
             "id": "c",
-            "conversation_id": "t-1",
             "outcome": "o",
             "input_messages": [{"role": "user", "content": "x"}],
+            "execution": {"target": "azure", "evaluators": []},
         }
     )
 
-    draft.conversation_id = ""
+    draft.target = ""
 
-    assert list(draft.document()) == ["id", "outcome", "input_messages"]
+    assert draft.document()["execution"] == {"evaluators": []}
 
 
 @pytest.mark.parametrize(

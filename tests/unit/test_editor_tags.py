@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.template import Context, Template
 
-from evals_app.formatting.schema import ROLES
+from evals_app.eval_files.dialects import ROLES
 from evals_app.templatetags.editor_tags import role_options
 
 OPTIONS_LOOP = Template(

@@ -1,4 +1,4 @@
-"""`manage.py import_evals PATH [--workspace NAME]` (command-line contract in EVAL_YAML.md)."""
+"""`manage.py import_evals PATH [--workspace NAME]` (command-line contract: docs/formats.md)."""
 
 from __future__ import annotations
 
@@ -35,9 +35,12 @@ class Command(BaseCommand):
             ) from None
         for warning in summary.warnings:
             self.stdout.write(f"warning: {warning}")
+        for skipped, reason in summary.skipped:
+            self.stdout.write(f"skipped: {skipped}: {reason}")
         self.stdout.write(
             self.style.SUCCESS(
                 f"Imported workspace {summary.workspace.name!r}: {summary.suites} suites, "
-                f"{summary.cases} cases, {summary.files} files, {len(summary.warnings)} warnings"
+                f"{summary.cases} cases, {summary.files} files, {len(summary.warnings)} warnings, "
+                f"{len(summary.skipped)} YAML files skipped"
             )
         )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from evals_app.formatting.schema import EvalCase
+from evals_app.eval_files.case_parts import case_input, split_case
+from evals_app.formatting.case_input import CaseInput
 
 
 def text(value: str) -> dict[str, str]:
@@ -28,11 +29,13 @@ def make_case(
     evaluators: list[dict[str, Any]] | None = None,
     outcome: str = "Answers correctly.",
     case_id: str = "case-1",
-) -> EvalCase:
-    """A validated eval case with the given input messages."""
+    file_evaluators: list[dict[str, Any]] | None = None,
+) -> CaseInput:
+    """What the engine reads of a case with the given input messages, spelled as the seeds'
+    files spell it; `file_evaluators` are its file's."""
     data: dict[str, Any] = {"id": case_id, "outcome": outcome, "input_messages": list(messages)}
     if expected is not None:
         data["expected_messages"] = expected
     if evaluators is not None:
         data["execution"] = {"evaluators": evaluators}
-    return EvalCase.model_validate(data)
+    return case_input(split_case(data), tuple(file_evaluators or ()))

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from evals_app.eval_files.case_parts import case_input, split_case
+from evals_app.formatting.case_input import CaseInput
 from evals_app.formatting.engine import MODES, Mode, format_case
 from evals_app.formatting.judge_prompt import DEFAULT_JUDGE_TEMPLATE
-from evals_app.formatting.schema import EvalCase
 from evals_app.formatting.workspace_files import DirectoryFiles, MappingFiles
 
 EVAL_PATH = "evals/case.yaml"
@@ -53,13 +54,15 @@ messages = st.fixed_dictionaries(
     }
 )
 cases = st.builds(
-    lambda input_messages, expected: EvalCase.model_validate(
-        {
-            "id": "generated",
-            "outcome": "Does the thing.",
-            "input_messages": input_messages,
-            "expected_messages": expected,
-        }
+    lambda input_messages, expected: case_input(
+        split_case(
+            {
+                "id": "generated",
+                "outcome": "Does the thing.",
+                "input_messages": input_messages,
+                "expected_messages": expected,
+            }
+        )
     ),
     st.lists(messages, min_size=1, max_size=5),
     st.lists(messages, max_size=2),
@@ -88,8 +91,8 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 @given(case=cases, mode=st.sampled_from(MODES))
-def test_role_markers_are_used_iff_the_rule_says_so(case: EvalCase, mode: Mode) -> None:
-    raw = [message.model_dump() for message in case.input_messages]
+def test_role_markers_are_used_iff_the_rule_says_so(case: CaseInput, mode: Mode) -> None:
+    raw = [{"role": m.role, "content": m.content} for m in case.input_messages]
     visible = sum(_is_visible(message) for message in raw)
     has_assistant_or_tool = any(message["role"] in ("assistant", "tool") for message in raw)
 
@@ -102,7 +105,7 @@ def test_role_markers_are_used_iff_the_rule_says_so(case: EvalCase, mode: Mode) 
 
 
 @given(case=cases)
-def test_the_decision_does_not_depend_on_the_mode(case: EvalCase) -> None:
+def test_the_decision_does_not_depend_on_the_mode(case: CaseInput) -> None:
     lm, agent = (
         format_case(case, eval_path=EVAL_PATH, files=MappingFiles(FILES), mode=mode)
         for mode in MODES
@@ -117,8 +120,8 @@ def test_the_decision_does_not_depend_on_the_mode(case: EvalCase) -> None:
 
 
 @given(case=cases, mode=st.sampled_from(MODES))
-def test_visible_turns_appear_in_message_order(case: EvalCase, mode: Mode) -> None:
-    raw = [message.model_dump() for message in case.input_messages]
+def test_visible_turns_appear_in_message_order(case: CaseInput, mode: Mode) -> None:
+    raw = [{"role": m.role, "content": m.content} for m in case.input_messages]
 
     formatted = format_case(case, eval_path=EVAL_PATH, files=MappingFiles(FILES), mode=mode)
 
@@ -136,7 +139,7 @@ def test_visible_turns_appear_in_message_order(case: EvalCase, mode: Mode) -> No
 
 @given(case=cases, mode=st.sampled_from(MODES), answer=st.text(max_size=20))
 def test_the_judge_question_section_is_the_question(
-    case: EvalCase, mode: Mode, answer: str
+    case: CaseInput, mode: Mode, answer: str
 ) -> None:
     formatted = format_case(case, eval_path=EVAL_PATH, files=MappingFiles(FILES), mode=mode)
     preamble = DEFAULT_JUDGE_TEMPLATE.split("[[ ## expected_outcome ## ]]")[0]
@@ -152,7 +155,7 @@ def test_the_judge_question_section_is_the_question(
 @settings(deadline=None)
 @given(case=cases, mode=st.sampled_from(MODES))
 def test_directory_and_mapping_sources_format_identically(
-    workspace: Path, case: EvalCase, mode: Mode
+    workspace: Path, case: CaseInput, mode: Mode
 ) -> None:
     from_mapping = format_case(case, eval_path=EVAL_PATH, files=MappingFiles(FILES), mode=mode)
     from_disk = format_case(case, eval_path=EVAL_PATH, files=DirectoryFiles(workspace), mode=mode)

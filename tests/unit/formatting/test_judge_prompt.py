@@ -8,7 +8,6 @@ import pytest
 
 from evals_app.formatting.engine import FormattedCase, Mode, format_case
 from evals_app.formatting.judge_prompt import DEFAULT_JUDGE_TEMPLATE
-from evals_app.formatting.schema import Execution
 from evals_app.formatting.workspace_files import MappingFiles
 
 from .factories import file, make_case, message, text
@@ -21,7 +20,6 @@ def _format(
     *messages: dict[str, Any],
     files: dict[str, str] | None = None,
     mode: Mode = "lm",
-    file_execution: Execution | None = None,
     **case_options: Any,
 ) -> FormattedCase:
     return format_case(
@@ -29,7 +27,6 @@ def _format(
         eval_path=EVAL_PATH,
         files=MappingFiles(files or {}),
         mode=mode,
-        file_execution=file_execution,
     )
 
 
@@ -166,14 +163,12 @@ def test_missing_prompt_file_warns_and_uses_the_default_template() -> None:
 
 
 def test_case_evaluators_replace_the_file_evaluators() -> None:
-    file_execution = Execution.model_validate(
-        {"evaluators": [{"type": "llm_judge", "prompt": "File: {{question}}"}]}
-    )
+    file_evaluators = [{"type": "llm_judge", "prompt": "File: {{question}}"}]
 
-    from_file = _format(message("user", "Hi"), file_execution=file_execution)
+    from_file = _format(message("user", "Hi"), file_evaluators=file_evaluators)
     from_case = _format(
         message("user", "Hi"),
-        file_execution=file_execution,
+        file_evaluators=file_evaluators,
         evaluators=[{"type": "llm_judge", "prompt": "Case: {{question}}"}],
     )
 

@@ -38,3 +38,14 @@ class EvalFileError(Exception):
         if self.field:
             parts.append(self.field)
         return ": ".join(parts) + ": " + self.message
+
+
+def field_path(field: str | None) -> tuple[str | int, ...]:
+    """The keys and indexes of a field name such as `input[2].content`."""
+    if not field:
+        return ()
+    path: list[str | int] = []
+    for part in field.replace("]", "").replace("[", ".").split("."):
+        if part:
+            path.append(int(part) if part.isdigit() else part)
+    return tuple(path)

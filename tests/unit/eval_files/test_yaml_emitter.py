@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evals_app.formatting.eval_file import parse_eval_file
-from evals_app.formatting.yaml_dumper import dump_yaml, dump_yaml_with_pyyaml
-from evals_app.formatting.yaml_emitter import Unsupported, emit_yaml
+from evals_app.eval_files.yaml_dumper import dump_yaml, dump_yaml_with_pyyaml
+from evals_app.eval_files.yaml_emitter import Unsupported, emit_yaml
+from evals_app.eval_files.yaml_loader import load_yaml
 from tests.conftest import EXAMPLES
 
 # Characters that change how libyaml writes a scalar: indicators, quotes, spaces and breaks,
@@ -82,7 +82,7 @@ def test_any_plain_data_is_written_as_pyyaml_writes_it(document: Any) -> None:
 
 @pytest.mark.parametrize("path", sorted((EXAMPLES / "evals").rglob("*.y*ml")), ids=str)
 def test_the_example_suites_need_no_fallback(path: Any) -> None:
-    document = parse_eval_file(path.read_bytes()).data
+    document = load_yaml(path.read_bytes()).data
 
     for case in document["evalcases"]:
         assert emit_yaml([case]) == dump_yaml_with_pyyaml([case])

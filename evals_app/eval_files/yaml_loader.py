@@ -176,9 +176,11 @@ def _build(parser: CParser, track_lines: bool) -> LoadedYaml:  # noqa: C901 - on
                 loaded.item_lines.setdefault(id(container), []).append(line)
             return
         if frame.key is _NO_KEY:
-            if not isinstance(value, str):
+            # Keys may be numbers or booleans (`score_ranges: {0: …}`), kept as they are
+            # (docs/formats.md, "Round trip"); a mapping or a list as a key is refused.
+            if isinstance(value, (dict, list)):
                 raise EvalFileError(
-                    f"mapping keys must be strings, found {_describe(value)}", line=line
+                    f"mapping keys must be scalars, found {_describe(value)}", line=line
                 )
             if value in container:
                 raise EvalFileError(f"duplicate key {value!r} in one mapping", line=line)

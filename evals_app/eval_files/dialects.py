@@ -1,0 +1,80 @@
+"""The spellings of AgentV's eval files through time, and which profile formats each.
+
+A file of any period (November 2025 to today) names its parts by one of these aliases
+(docs/formats.md, "Periods and their spellings"); the reader takes whichever it finds, and the
+writer puts each part back under the name it came with.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ..formatting.case_input import ROLES as ROLES
+from ..formatting.case_input import Role as Role
+from ..formatting.guideline_patterns import DEFAULT_GUIDELINE_PATTERNS as DEFAULT_GUIDELINE_PATTERNS
+
+Profile = Literal["agentv-2025", "agentv-2026"]
+PROFILES: tuple[Profile, ...] = ("agentv-2025", "agentv-2026")
+PROFILE_LABELS: dict[Profile, str] = {
+    "agentv-2025": "AgentV 2025 (guidelines, `evalcases` files)",
+    "agentv-2026": "AgentV 2026 (today's `tests` files)",
+}
+
+EVAL_SCHEMA = "agentv-eval-v2"
+EVAL_SCHEMA_PREFIX = "agentv-eval"
+CONFIG_SCHEMA = "agentv-config-v2"
+
+# The list of cases, oldest spelling first.
+CASES_KEYS: tuple[str, ...] = ("evalcases", "eval_cases", "cases", "tests")
+# Where a case keeps its id, its conversation, its expected answer and what the judge grades
+# against; the first alias of each is the spelling a new case of a 2025 file gets.
+ID_KEYS: tuple[str, ...] = ("id", "test_id")
+OUTCOME_KEYS: tuple[str, ...] = ("outcome", "expected_outcome", "criteria")
+INPUT_PATHS: tuple[tuple[str, ...], ...] = (("input_messages",), ("input",), ("vars", "input"))
+EXPECTED_PATHS: tuple[tuple[str, ...], ...] = (
+    ("expected_messages",),
+    ("expected_output",),
+    ("vars", "expected_output"),
+)
+EVALUATOR_PATHS: tuple[tuple[str, ...], ...] = (("execution", "evaluators"), ("evaluators",))
+
+# File names a user means as eval files, even when they do not parse.
+EVAL_FILE_SUFFIXES = (".eval.yaml", ".eval.yml")
+EVAL_FILE_NAMES = ("EVAL.yaml", "EVAL.yml")
+# Folders whose YAML files are never eval files.
+IGNORED_FOLDERS = frozenset({".git", "node_modules", ".agentv"})
+CONFIG_PATH = ".agentv/config.yaml"
+FILE_PROTOCOL = "file://"
+
+
+def cases_key_of(data: Any) -> str | None:
+    """The key that holds the list of cases in an eval file's top-level mapping, if any."""
+    if not isinstance(data, dict):
+        return None
+    return next((key for key in CASES_KEYS if key in data), None)
+
+
+def is_eval_document(data: Any) -> bool:
+    """Whether a YAML document is an eval file: a mapping with a list of cases (any period's
+    name for it), or a `$schema` starting with `agentv-eval` (docs/formats.md)."""
+    if not isinstance(data, dict):
+        return False
+    schema = data.get("$schema")
+    return cases_key_of(data) is not None or (
+        isinstance(schema, str) and schema.startswith(EVAL_SCHEMA_PREFIX)
+    )
+
+
+def default_profile(cases_key: str | None) -> Profile:
+    """The profile of a file by its spelling: today's rules for `tests`, else the 2025 rules."""
+    return "agentv-2026" if cases_key == "tests" else "agentv-2025"
+
+
+def is_file_reference(value: Any) -> bool:
+    """Whether a string in place of a list of cases (or of one case) names another file."""
+    return isinstance(value, str) and value.startswith(FILE_PROTOCOL)
+
+
+def reference_path(value: str) -> str:
+    """The path a `file://PATH` reference (or a bare path) names."""
+    return value.removeprefix(FILE_PROTOCOL)

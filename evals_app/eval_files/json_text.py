@@ -1,0 +1,57 @@
+"""YAML data as JSON text and back, key order and non-string keys kept.
+
+The database stores documents as JSON text, and the editor carries parts of a case through
+hidden form fields as JSON; both must give back exactly the data a YAML file held.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+# One encoder for every value: `json.dumps` with options builds a new one per call, and an
+# import encodes a few hundred thousand values.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+# JSON object keys are strings, but YAML's may be numbers or booleans (`score_ranges: {0: …}`)
+# and must come back as they were (docs/formats.md, "Round trip"). Such a mapping is stored as
+# `{"\u0000typed-keys": [[key, value], ...]}`; a NUL never starts a key of a real document.
+TYPED_KEYS = "\x00typed-keys"
+_TYPED_KEYS_JSON = json.dumps(TYPED_KEYS)[1:-1]
+
+
+def encode_json(value: Any) -> str:
+    """`value` as JSON text, mappings with non-string keys tagged so they decode as they were."""
+    return _ENCODER.encode(_tag_typed_keys(value) if _has_typed_keys(value) else value)
+
+
+def decode_json(text: str) -> Any:
+    """The value `encode_json` wrote."""
+    if _TYPED_KEYS_JSON not in text:  # nearly always: no hook, C speed
+        return json.loads(text)
+    return json.loads(text, object_hook=_untag)
+
+
+def _has_typed_keys(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(type(key) is not str for key in value) or any(
+            _has_typed_keys(item) for item in value.values() if isinstance(item, (dict, list))
+        )
+    if isinstance(value, list):
+        return any(_has_typed_keys(item) for item in value if isinstance(item, (dict, list)))
+    return False
+
+
+def _tag_typed_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        if all(type(key) is str for key in value):
+            return {key: _tag_typed_keys(item) for key, item in value.items()}
+        return {TYPED_KEYS: [[key, _tag_typed_keys(item)] for key, item in value.items()]}
+    if isinstance(value, list):
+        return [_tag_typed_keys(item) for item in value]
+    return value
+
+
+def _untag(mapping: dict[str, Any]) -> dict[Any, Any]:
+    if len(mapping) == 1 and TYPED_KEYS in mapping:
+        return dict(mapping[TYPED_KEYS])
+    return mapping

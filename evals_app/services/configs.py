@@ -1,0 +1,125 @@
+"""A workspace's `.agentv/config.yaml` files: which suites each governs, and editing patterns.
+
+Configs are stored files at their paths (docs/formats.md, "`.agentv/config.yaml`"); editing a
+config's guideline patterns rewrites that file, keeping its other keys.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from ..eval_files.configs import Config, nearest_config
+from ..eval_files.dialects import CONFIG_PATH, CONFIG_SCHEMA, DEFAULT_GUIDELINE_PATTERNS
+from ..eval_files.errors import EvalFileError
+from ..eval_files.yaml_dumper import dump_yaml
+from ..eval_files.yaml_loader import load_yaml
+from ..formatting.guideline_patterns import compile_patterns
+from ..models import Workspace, WorkspaceFile
+from .case_summaries import mark_workspace_stale
+from .formatting import workspace_configs
+
+
+class GuidelinePatternError(Exception):
+    """The guideline patterns typed in cannot be used: none given, or a glob that is invalid."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ConfigRow:
+    """A config as the workspace page shows it: its patterns (or why it is skipped) and the
+    suites whose guidelines it decides. `path` is None for the default patterns."""
+
+    path: str | None
+    patterns: tuple[str, ...]
+    problem: str | None
+    suites: tuple[str, ...]
+
+    @property
+    def patterns_text(self) -> str:
+        """The patterns one per line, as the form shows them."""
+        return "\n".join(self.patterns)
+
+
+def config_rows(configs: dict[str, Config], suite_paths: Iterable[str]) -> list[ConfigRow]:
+    """Every config (see `workspace_configs`), with the suites (by path) it governs; the
+    default patterns too, when some suite has no valid config above it."""
+    governed: dict[str | None, list[str]] = {path: [] for path in configs}
+    governed[None] = []
+    for suite_path in suite_paths:
+        config = nearest_config(suite_path, configs)
+        governed[config.path if config is not None else None].append(suite_path)
+    rows = [
+        ConfigRow(path, config.patterns or (), config.problem, tuple(governed[path]))
+        for path, config in sorted(configs.items(), key=lambda item: _depth_then_path(item[0]))
+    ]
+    if governed[None] or not any(config.patterns is not None for config in configs.values()):
+        rows.append(ConfigRow(None, DEFAULT_GUIDELINE_PATTERNS, None, tuple(governed[None])))
+    return rows
+
+
+def guideline_config_for(workspace: Workspace, path: str) -> Config | None:
+    """The config that decides whether the workspace file at `path` is a guideline for the
+    eval files beside it (the nearest one above the file)."""
+    return nearest_config(path, workspace_configs(workspace))
+
+
+def set_guideline_patterns(
+    workspace: Workspace, text: str, config_path: str = CONFIG_PATH
+) -> list[str]:
+    """Write the globs of `text` (one per line, blank lines dropped) into the config file at
+    `config_path`, keeping its other keys; a new file there when there is none.
+
+    Raises GuidelinePatternError when no glob is left, a glob is invalid, the path is not a
+    config's, or the file there is not a config that can be rewritten.
+    """
+    if config_path != CONFIG_PATH and not config_path.endswith("/" + CONFIG_PATH):
+        raise GuidelinePatternError(f"{config_path} is not a `.agentv/config.yaml` file.")
+    patterns = [line.strip() for line in text.splitlines() if line.strip()]
+    if not patterns:
+        raise GuidelinePatternError("Give at least one pattern, e.g. **/*.instructions.md.")
+    for pattern in patterns:
+        try:
+            compile_patterns((pattern,))
+        except ValueError as error:
+            raise GuidelinePatternError(str(error)) from None
+    with transaction.atomic():
+        existing = workspace.files.select_for_update().filter(path=config_path).first()
+        data: dict[str, object] = {"$schema": CONFIG_SCHEMA}
+        if existing is not None:
+            data = _config_data(existing)
+        data["guideline_patterns"] = patterns
+        if existing is None:
+            WorkspaceFile.objects.create(
+                workspace=workspace, path=config_path, text=dump_yaml(data)
+            )
+        else:
+            existing.text = dump_yaml(data)
+            existing.save(update_fields=["text", "updated_at"])
+        mark_workspace_stale(workspace)
+    return patterns
+
+
+def _config_data(file: WorkspaceFile) -> dict[str, object]:
+    """The mapping of a stored config whose patterns are about to be replaced."""
+    try:
+        data = load_yaml(file.text).data
+    except EvalFileError as error:
+        raise GuidelinePatternError(
+            f"{file.path} is not valid YAML ({error.message}); fix it as a file first."
+        ) from None
+    if not isinstance(data, dict) or data.get("$schema") != CONFIG_SCHEMA:
+        raise GuidelinePatternError(
+            f"{file.path} is not a {CONFIG_SCHEMA} config; fix it as a file first."
+        )
+    return dict(data)
+
+
+def _depth_then_path(path: str) -> tuple[int, str]:
+    return (path.count("/"), posixpath.dirname(path))
