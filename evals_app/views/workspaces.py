@@ -11,7 +11,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from ..forms import FileForm, MemberForm, PatternsForm, SuiteForm, UploadForm
-from ..permissions import Capability, WorkspaceAccess, visible_workspaces, workspace_access
+from ..permissions import (
+    Capability,
+    WorkspaceAccess,
+    signed_in_user,
+    visible_workspaces,
+    workspace_access,
+)
 from ..services.review_workflow import status_counts
 from ..services.suites import create_suite
 from ..services.workspace_files import (
@@ -53,7 +59,7 @@ def suite_create(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     form = SuiteForm(request.POST)
     if form.is_valid():
         try:
-            suite = create_suite(workspace, form.cleaned_data["path"])
+            suite = create_suite(workspace, form.cleaned_data["path"], signed_in_user(request))
         except WorkspacePathError as error:
             form.add_error("path", error.message)
         else:
@@ -71,7 +77,9 @@ def workspace_patterns(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     form = PatternsForm(request.POST)
     if form.is_valid():
         try:
-            patterns = set_guideline_patterns(workspace, form.cleaned_data["patterns"])
+            patterns = set_guideline_patterns(
+                workspace, form.cleaned_data["patterns"], signed_in_user(request)
+            )
         except GuidelinePatternError as error:
             form.add_error("patterns", error.message)
         else:
