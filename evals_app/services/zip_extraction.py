@@ -118,7 +118,8 @@ def _safe_parts(info: zipfile.ZipInfo) -> list[str]:
     mode = info.external_attr >> 16
     if stat.S_ISLNK(mode):
         raise ZipRefused("it is a symbolic link; links are not unpacked.", name)
-    if mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+    # Archivers that do not record a file type leave those bits 0 (zipfile.writestr does).
+    if stat.S_IFMT(mode) and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         raise ZipRefused("it is not a regular file or folder.", name)
     if info.flag_bits & 0x1:
         raise ZipRefused("it is encrypted.", name)
