@@ -26,6 +26,7 @@ from ..models import (
 )
 
 Action = ActivityRecord.Action
+CREATION_SUMMARIES = ("created", "duplicated from ")
 
 
 @dataclass(frozen=True)
@@ -118,9 +119,11 @@ def _case_item(
 
 
 def _revision_item(revision: Revision) -> ActivityItem:
-    # A case's first revision with an author is its creation (added, duplicated or pasted);
-    # an imported case's history starts with an authorless "as imported" revision instead.
-    verb = "created case" if revision.number == 1 else "changed"
+    # Adding, duplicating and pasting a case record its first revision with these summaries
+    # (services/cases.py, services/case_editing.py); an imported case's history starts with
+    # an authorless "as imported" revision instead.
+    created = revision.number == 1 and revision.summary.startswith(CREATION_SUMMARIES)
+    verb = "created case" if created else "changed"
     return _case_item(revision.created_at, revision.author, verb, revision.case, revision.summary)
 
 
