@@ -19,8 +19,9 @@ from .htmx_request import HtmxHttpRequest
 def suite_rename(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResponse:
     """A form to move the eval file to another path; its cases go with it."""
     access, suite = _editable_suite(request, slug, suite_pk)
-    form = SuitePathForm(request.POST or None, initial={"path": suite.path})
-    if request.method == "POST" and form.is_valid():
+    data = request.POST if request.method == "POST" else None
+    form = SuitePathForm(data, initial={"path": suite.path})
+    if form.is_bound and form.is_valid():
         old_path = suite.path
         try:
             rename_suite(suite, form.cleaned_data["path"], signed_in_user(request))

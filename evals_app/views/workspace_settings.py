@@ -7,7 +7,7 @@ from pathlib import PurePath
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ..forms import WorkspaceDeleteForm, WorkspaceForm, WorkspaceImportForm
 from ..permissions import Capability, WorkspaceAccess, may_manage, signed_in_user, workspace_access
@@ -29,8 +29,8 @@ WARNINGS_SHOWN = 100
 @require_http_methods(["GET", "POST"])
 def workspace_create(request: HtmxHttpRequest) -> HttpResponse:
     """A form for a new, empty workspace; its creator becomes its owner."""
-    form = WorkspaceForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    form = WorkspaceForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
         try:
             workspace = create_workspace(form.cleaned_data["name"], signed_in_user(request))
         except WorkspaceNameError as error:
@@ -51,9 +51,10 @@ def workspace_import(request: HtmxHttpRequest) -> HttpResponse:
     for another try.
     """
     limits = zip_limits()
-    form = WorkspaceImportForm(request.POST or None, request.FILES or None)
+    posted = request.method == "POST"
+    form = WorkspaceImportForm(*(request.POST, request.FILES) if posted else ())
     context: dict[str, object] = {"form": form, "limits": limits}
-    if request.method == "GET" or not form.is_valid():
+    if not posted or not form.is_valid():
         return render(request, IMPORT_PAGE, context, status=422 if form.is_bound else 200)
     user = signed_in_user(request)
     archive = form.cleaned_data["archive"]
@@ -77,7 +78,7 @@ def workspace_import(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, IMPORT_PAGE, context)
 
 
-@require_http_methods(["GET"])
+@require_GET
 def workspace_settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The owners' page: rename the workspace, or delete it."""
     access = workspace_access(request.user, slug, Capability.MANAGE)

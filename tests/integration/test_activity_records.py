@@ -223,3 +223,13 @@ def test_the_activity_page_takes_a_constant_number_of_queries(
         response = client.get(reverse("activity", args=[team.slug]))
 
     assert response.status_code == 200
+
+
+def test_what_people_typed_is_shown_inert(client: Client, team: Workspace, owner: User) -> None:
+    payload = "<img src=x onerror=alert(1)>.md"
+    client.post(reverse("file_create", args=[team.slug]), {"path": payload, "text": "x"})
+
+    page = client.get(reverse("activity", args=[team.slug])).content.decode()
+
+    assert "&lt;img src=x onerror=alert(1)&gt;.md" in page
+    assert "<img" not in page
