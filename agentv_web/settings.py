@@ -203,6 +203,9 @@ WHITENOISE_USE_FINDERS = DEBUG
 
 # The largest workspace file (guideline, attachment, judge prompt) a person may upload or type in.
 AGENTV_MAX_UPLOAD_BYTES = env_int("AGENTV_MAX_UPLOAD_BYTES", 2**20, minimum=1)
+# The largest .zip of a workspace folder that can be imported from the browser (what it may
+# unpack to is limited in evals_app/services/zip_extraction.py).
+AGENTV_MAX_IMPORT_BYTES = env_int("AGENTV_MAX_IMPORT_BYTES", 50 * 2**20, minimum=1)
 # The largest request body other than uploaded files, e.g. a file typed into a form: its text,
 # form-encoded (up to 3 bytes per byte: `%E2`), plus the other fields. Bigger is refused (400).
 AGENTV_MAX_REQUEST_BYTES = env_int(

@@ -35,6 +35,7 @@ class SuiteForm(PageForm):
     path = forms.CharField(
         label="Path of the new eval file",
         max_length=1000,
+        strip=False,  # spaces around a path are refused by the service, with a message
         widget=forms.TextInput(attrs={"placeholder": "evals/new.yaml", "spellcheck": "false"}),
     )
 
@@ -47,6 +48,7 @@ class FileForm(PageForm):
     path = forms.CharField(
         label="Path",
         max_length=1000,
+        strip=False,  # spaces around a path are refused by the service, with a message
         widget=forms.TextInput(
             attrs={"placeholder": "prompts/review.instructions.md", "spellcheck": "false"}
         ),
@@ -72,6 +74,7 @@ class UploadForm(PageForm):
         label="Path in the workspace (default: the file's name)",
         required=False,
         max_length=1000,
+        strip=False,  # spaces around a path are refused by the service, with a message
         widget=forms.TextInput(
             attrs={"placeholder": "judges/correctness.md", "spellcheck": "false"}
         ),
@@ -111,3 +114,46 @@ class MemberForm(PageForm):
 
     username = forms.CharField(label="Username", max_length=150)
     role = forms.ChoiceField(label="Role", choices=Membership.Role.choices, initial="editor")
+
+
+class SuitePathForm(PageForm):
+    """A suite's new path."""
+
+    id_prefix = "suite"
+
+    path = forms.CharField(
+        label="Path of the eval file",
+        max_length=1000,
+        strip=False,  # spaces around a path are refused by the service, with a message
+        widget=forms.TextInput(attrs={"spellcheck": "false"}),
+    )
+
+
+class WorkspaceForm(PageForm):
+    """A workspace's name: a new workspace, or a new name for one."""
+
+    id_prefix = "workspace"
+
+    name = forms.CharField(label="Name", max_length=200)
+
+
+class WorkspaceImportForm(PageForm):
+    """A .zip of a workspace folder (an AgentV repository root) and the name to import it as."""
+
+    id_prefix = "import"
+
+    archive = forms.FileField(
+        label="Workspace folder as a .zip",
+        widget=forms.ClearableFileInput(attrs={"accept": ".zip,application/zip"}),
+    )
+    name = forms.CharField(
+        label="Workspace name (default: the folder's name)", max_length=200, required=False
+    )
+
+
+class WorkspaceDeleteForm(PageForm):
+    """The workspace's name typed again, to confirm its deletion."""
+
+    id_prefix = "delete"
+
+    confirm_name = forms.CharField(label="Type the workspace's name to confirm", max_length=200)

@@ -112,6 +112,16 @@ def workspace_access(
     return access
 
 
+def may_manage(user: AnyUser, workspace: Workspace) -> bool:
+    """Whether `user` may manage `workspace` (its owners, and superusers), e.g. import into it."""
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    owners = workspace.memberships.filter(user_id=user.pk, role=Role.OWNER)
+    return owners.exists()
+
+
 def signed_in_user(request: HttpRequest) -> User:
     """The request's user; every view runs behind LoginRequiredMiddleware, so there is one."""
     user = request.user

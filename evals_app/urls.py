@@ -10,15 +10,24 @@ from .views import (
     history,
     members,
     review,
+    suite_settings,
     suites,
     workspace_files,
+    workspace_settings,
     workspaces,
 )
 
 # Workspaces, their files and guideline patterns.
 urlpatterns = [
     path("", workspaces.workspace_list, name="workspace_list"),
+    path("workspaces/new/", workspace_settings.workspace_create, name="workspace_create"),
+    path("workspaces/import/", workspace_settings.workspace_import, name="workspace_import"),
     path("w/<slug:slug>/", workspaces.workspace_detail, name="workspace_detail"),
+    path(
+        "w/<slug:slug>/settings/", workspace_settings.workspace_settings, name="workspace_settings"
+    ),
+    path("w/<slug:slug>/rename/", workspace_settings.workspace_rename, name="workspace_rename"),
+    path("w/<slug:slug>/delete/", workspace_settings.workspace_delete, name="workspace_delete"),
     path("w/<slug:slug>/patterns/", workspaces.workspace_patterns, name="workspace_patterns"),
     path("w/<slug:slug>/suites/new/", workspaces.suite_create, name="suite_create"),
     path("w/<slug:slug>/files/new/", workspace_files.file_create, name="file_create"),
@@ -35,6 +44,8 @@ urlpatterns = [
 SUITE = "w/<slug:slug>/suites/<int:suite_pk>/"
 urlpatterns += [
     path(SUITE, suites.suite_detail, name="suite_detail"),
+    path(f"{SUITE}rename/", suite_settings.suite_rename, name="suite_rename"),
+    path(f"{SUITE}delete/", suite_settings.suite_delete, name="suite_delete"),
     path(f"{SUITE}cases/new/", suites.case_create, name="case_create"),
     path(f"{SUITE}cases/<int:case_pk>/duplicate/", suites.case_duplicate, name="case_duplicate"),
     path(f"{SUITE}cases/<int:case_pk>/delete/", suites.case_delete, name="case_delete"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -210,3 +212,14 @@ def property_workspace(folder: Path, document: dict[str, Any]) -> Path:
             "sub/code.py": "print(1)\n",
         },
     )
+
+
+def zip_archive(files: dict[str, str | bytes | dict[str, Any]]) -> bytes:
+    """A .zip holding `files` (mappings as YAML, strings as UTF-8 text, bytes as they are)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in files.items():
+            if isinstance(content, dict):
+                content = dump_yaml(content)
+            archive.writestr(name, content)
+    return buffer.getvalue()

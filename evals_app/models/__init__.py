@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from .activity import ActivityRecord
 from .case import Case, ReviewStatus
 from .review import Comment, CommentThread, Membership, ReviewEvent, Revision
 from .workspace import Suite, Workspace, WorkspaceFile
 
 __all__ = [
+    "ActivityRecord",
     "Case",
     "Comment",
     "CommentThread",

@@ -14,7 +14,8 @@ from django.db.models import Max
 
 from ..eval_files.case_parts import join_case, new_case_parts, split_case
 from ..eval_files.errors import EvalFileError
-from ..models import Case, ReviewStatus, Suite
+from ..models import ActivityRecord, Case, ReviewStatus, Suite
+from .activity import record_activity
 from .positions import shift_positions
 from .revisions import record_revision
 
@@ -72,16 +73,18 @@ def duplicate_case(case: Case, author: User | None = None) -> Case:
     return duplicate
 
 
-def delete_case(case: Case) -> None:
+def delete_case(case: Case, actor: User | None = None) -> None:
     """Delete `case` and close the gap it leaves."""
     with transaction.atomic():
         suite = _lock(case.suite_id)
         position = Case.objects.get(pk=case.pk).position
         Case.objects.filter(pk=case.pk).delete()
         shift_positions(suite.cases.all(), start=position + 1, by=-1)
+        action = ActivityRecord.Action.CASE_DELETED
+        record_activity(suite.workspace_id, actor, action, case.case_id, f"from {suite.path}")
 
 
-def move_case(case: Case, direction: Direction) -> bool:
+def move_case(case: Case, direction: Direction, actor: User | None = None) -> bool:
     """Swap `case` with its neighbour above or below; False when it is already at that end."""
     with transaction.atomic():
         suite = _lock(case.suite_id)
@@ -101,6 +104,9 @@ def move_case(case: Case, direction: Direction) -> bool:
             by=1 if direction == "up" else -1,
             placing=(case.pk, neighbour.position),
         )
+        detail = f"{direction}, to place {neighbour.position + 1}"
+        action = ActivityRecord.Action.CASE_MOVED
+        record_activity(suite.workspace_id, actor, action, case.case_id, detail, case=case)
     return True
 
 

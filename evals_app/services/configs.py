@@ -10,6 +10,7 @@ import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from ..eval_files.configs import Config, nearest_config
@@ -18,7 +19,8 @@ from ..eval_files.errors import EvalFileError
 from ..eval_files.yaml_dumper import dump_yaml
 from ..eval_files.yaml_loader import load_yaml
 from ..formatting.guideline_patterns import compile_patterns
-from ..models import Workspace, WorkspaceFile
+from ..models import ActivityRecord, Workspace, WorkspaceFile
+from .activity import record_activity
 from .case_summaries import mark_workspace_stale
 from .formatting import workspace_configs
 
@@ -71,7 +73,7 @@ def guideline_config_for(workspace: Workspace, path: str) -> Config | None:
 
 
 def set_guideline_patterns(
-    workspace: Workspace, text: str, config_path: str = CONFIG_PATH
+    workspace: Workspace, text: str, config_path: str = CONFIG_PATH, actor: User | None = None
 ) -> list[str]:
     """Write the globs of `text` (one per line, blank lines dropped) into the config file at
     `config_path`, keeping its other keys; a new file there when there is none.
@@ -94,6 +96,7 @@ def set_guideline_patterns(
         data: dict[str, object] = {"$schema": CONFIG_SCHEMA}
         if existing is not None:
             data = _config_data(existing)
+        changed = data.get("guideline_patterns") != patterns
         data["guideline_patterns"] = patterns
         if existing is None:
             WorkspaceFile.objects.create(
@@ -103,6 +106,9 @@ def set_guideline_patterns(
             existing.text = dump_yaml(data)
             existing.save(update_fields=["text", "updated_at"])
         mark_workspace_stale(workspace)
+        if changed:
+            action = ActivityRecord.Action.PATTERNS_CHANGED
+            record_activity(workspace, actor, action, config_path, ", ".join(patterns))
     return patterns
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
 from django.db import transaction
 from django.db.models import (
@@ -20,13 +21,14 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from ..eval_files.dialects import EVAL_SCHEMA
-from ..models import Case, CommentThread, Suite, Workspace
+from ..models import ActivityRecord, Case, CommentThread, Suite, Workspace
+from .activity import record_activity
 from .case_summaries import StoredFormatting, refresh_summaries, stored_formatting
 from .formatting import WorkspaceFormatter
 from .workspace_paths import check_path_free, clean_eval_path
 
 
-def create_suite(workspace: Workspace, path: str) -> Suite:
+def create_suite(workspace: Workspace, path: str, actor: User | None = None) -> Suite:
     """A new eval file at `path` with no cases (`$schema` and `evalcases: []` on export).
 
     Raises WorkspacePathError when the path is malformed, not .yaml/.yml, or taken.
@@ -34,12 +36,50 @@ def create_suite(workspace: Workspace, path: str) -> Suite:
     path = clean_eval_path(path)
     with transaction.atomic():
         check_path_free(workspace, path)
-        return Suite.objects.create(
+        suite = Suite.objects.create(
             workspace=workspace,
             path=path,
             document={"$schema": EVAL_SCHEMA, "evalcases": []},
             cases_key="evalcases",
         )
+        record_activity(workspace, actor, ActivityRecord.Action.SUITE_CREATED, path, suite=suite)
+    return suite
+
+
+def rename_suite(suite: Suite, path: str, actor: User | None = None) -> Suite:
+    """Move the eval file `suite` to `path`; its cases keep their ids, reviews and history.
+
+    Raises WorkspacePathError when the path is malformed, not .yaml/.yml, or taken.
+    """
+    path = clean_eval_path(path)
+    if path == suite.path:
+        return suite
+    with transaction.atomic():
+        locked = Suite.objects.select_for_update().get(pk=suite.pk)
+        check_path_free(suite.workspace, path, suite=locked)
+        old_path = locked.path
+        locked.path = path
+        locked.save(update_fields=["path", "updated_at"])
+        # File references resolve from the eval file's folder upward (README, "Formatting"),
+        # so the same cases may find other files, or none, at the new path.
+        Case.objects.filter(suite=locked).update(summary_current=False)
+        action = ActivityRecord.Action.SUITE_RENAMED
+        record_activity(suite.workspace, actor, action, path, f"from {old_path}", suite=locked)
+    suite.path = path
+    return suite
+
+
+def delete_suite(suite: Suite, actor: User | None = None) -> int:
+    """Delete the eval file `suite` with its cases (their reviews, comments and history);
+    returns how many cases went with it."""
+    with transaction.atomic():
+        locked = Suite.objects.select_for_update().get(pk=suite.pk)
+        cases = locked.cases.count()
+        locked.delete()
+        detail = f"with {cases} case{'s' * (cases != 1)}"
+        action = ActivityRecord.Action.SUITE_DELETED
+        record_activity(suite.workspace_id, actor, action, locked.path, detail)
+    return cases
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -19,7 +20,8 @@ from django.db.models.sql.compiler import SQLCompiler
 
 from ..eval_files.configs import Config, patterns_for
 from ..formatting.guideline_patterns import is_guideline
-from ..models import Workspace, WorkspaceFile
+from ..models import ActivityRecord, Workspace, WorkspaceFile
+from .activity import record_activity
 from .case_summaries import mark_file_stale
 from .formatting import workspace_configs
 from .workspace_paths import WorkspacePathError, check_path_free, clean_path
@@ -79,7 +81,9 @@ def max_file_bytes() -> int:
     return int(settings.AGENTV_MAX_UPLOAD_BYTES)
 
 
-def create_file(workspace: Workspace, path: str, text: str) -> WorkspaceFile:
+def create_file(
+    workspace: Workspace, path: str, text: str, actor: User | None = None
+) -> WorkspaceFile:
     """Store a new file at `path`.
 
     Raises WorkspacePathError for a bad or taken path, FileContentError for unusable text.
@@ -89,10 +93,14 @@ def create_file(workspace: Workspace, path: str, text: str) -> WorkspaceFile:
     with transaction.atomic():
         check_path_free(workspace, path)
         mark_file_stale(workspace, path)
-        return WorkspaceFile.objects.create(workspace=workspace, path=path, text=text)
+        file = WorkspaceFile.objects.create(workspace=workspace, path=path, text=text)
+        record_activity(workspace, actor, ActivityRecord.Action.FILE_ADDED, path, file=file)
+    return file
 
 
-def update_file(file: WorkspaceFile, path: str, text: str) -> WorkspaceFile:
+def update_file(
+    file: WorkspaceFile, path: str, text: str, actor: User | None = None
+) -> WorkspaceFile:
     """Replace the text of `file` and move it to `path` (which may be its current one)."""
     path = clean_path(path)
     _check_text(text)
@@ -100,21 +108,30 @@ def update_file(file: WorkspaceFile, path: str, text: str) -> WorkspaceFile:
         check_path_free(file.workspace, path, file=file)
         mark_file_stale(file.workspace, file.path)
         mark_file_stale(file.workspace, path)
+        detail = f"renamed from {file.path}" if path != file.path else ""
         file.path = path
         file.text = text
         file.save(update_fields=["path", "text", "updated_at"])
+        action = ActivityRecord.Action.FILE_EDITED
+        record_activity(file.workspace, actor, action, path, detail, file=file)
     return file
 
 
-def delete_file(file: WorkspaceFile) -> None:
+def delete_file(file: WorkspaceFile, actor: User | None = None) -> None:
     """Delete `file`; cases that reference it then show it as missing."""
     with transaction.atomic():
         mark_file_stale(file.workspace, file.path)
+        record_activity(file.workspace, actor, ActivityRecord.Action.FILE_DELETED, file.path)
         file.delete()
 
 
 def upload_file(
-    workspace: Workspace, upload: UploadedFile, path: str = "", *, replace: bool = False
+    workspace: Workspace,
+    upload: UploadedFile,
+    path: str = "",
+    *,
+    replace: bool = False,
+    actor: User | None = None,
 ) -> WorkspaceFile:
     """Store an uploaded UTF-8 text file at `path` (default: the uploaded file's name).
 
@@ -141,6 +158,8 @@ def upload_file(
             mark_file_stale(workspace, path)
             existing.text = text
             existing.save(update_fields=["text", "updated_at"])
+            action = ActivityRecord.Action.FILE_EDITED
+            record_activity(workspace, actor, action, path, "uploaded", file=existing)
             return existing
         if existing is not None:
             raise WorkspacePathError(
@@ -148,7 +167,10 @@ def upload_file(
             )
         check_path_free(workspace, path)
         mark_file_stale(workspace, path)
-        return WorkspaceFile.objects.create(workspace=workspace, path=path, text=text)
+        file = WorkspaceFile.objects.create(workspace=workspace, path=path, text=text)
+        action = ActivityRecord.Action.FILE_ADDED
+        record_activity(workspace, actor, action, path, "uploaded", file=file)
+    return file
 
 
 def _check_text(text: str) -> None:

@@ -7,6 +7,8 @@ clash with another file or folder; eval files never live in a `.agentv/` folder.
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.db.models import Q
 
 from ..eval_files.dialects import IGNORED_FOLDERS
@@ -14,6 +16,9 @@ from ..eval_files.discovery import YAML_SUFFIXES
 from ..models import Suite, Workspace, WorkspaceFile
 
 MAX_PATH_LENGTH = 1000  # the max_length of WorkspaceFile.path and Suite.path
+# Control characters, invisible format characters (bidirectional overrides can make a path
+# read differently from what it is) and line or paragraph separators.
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 class WorkspacePathError(Exception):
@@ -26,21 +31,28 @@ class WorkspacePathError(Exception):
 
 
 def clean_path(raw: str) -> str:
-    """`raw` without surrounding spaces, if it is a POSIX path relative to the workspace root.
+    """`raw`, if it is a POSIX path relative to the workspace root that can be stored as typed.
 
-    Raises WorkspacePathError saying what is wrong otherwise.
+    Raises WorkspacePathError saying what is wrong otherwise. Spaces around the path or around
+    a folder name are refused rather than dropped: the stored path must be the one typed.
     """
-    path = raw.strip()
-    if not path:
+    path = raw
+    if not path.strip():
         raise WorkspacePathError("A path is required, e.g. prompts/review.instructions.md.", path)
     if len(path) > MAX_PATH_LENGTH:
         raise WorkspacePathError(f"A path can be at most {MAX_PATH_LENGTH} characters.", path)
     if "\\" in path:
         raise WorkspacePathError("Separate folders with / (a POSIX path), not \\.", path)
-    if any(ord(char) < 32 or ord(char) == 127 for char in path):
-        raise WorkspacePathError("A path cannot contain control characters.", path)
+    if any(unicodedata.category(char) in REFUSED_CATEGORIES for char in path):
+        raise WorkspacePathError(
+            "A path cannot contain control characters or invisible formatting characters.", path
+        )
     if path.startswith("/"):
         raise WorkspacePathError("The path must be relative to the workspace root.", path)
+    if any(segment != segment.strip() for segment in path.split("/")):
+        raise WorkspacePathError(
+            "A path cannot start or end with a space, nor can a folder or file name.", path
+        )
     segments = path.split("/")
     if ".." in segments or "." in segments:
         raise WorkspacePathError("The path cannot contain . or .. folders.", path)
@@ -67,11 +79,12 @@ def check_path_free(
     path: str,
     *,
     file: WorkspaceFile | None = None,
+    suite: Suite | None = None,
 ) -> None:
     """Raise WorkspacePathError when `path` is taken in `workspace` by a file or eval file, or
     when it would be a folder of one of them or inside one of them (export could not write both).
 
-    `file` is the file being renamed, which does not count as taken.
+    `file` (or `suite`) is the file (or eval file) being renamed, which does not count as taken.
     """
     folders = ["/".join(path.split("/")[:end]) for end in range(1, path.count("/") + 1)]
     clashing = Q(path=path) | Q(path__startswith=f"{path}/") | Q(path__in=folders)
@@ -79,6 +92,8 @@ def check_path_free(
     if file is not None:
         files = files.exclude(pk=file.pk)
     suites = Suite.objects.filter(clashing, workspace=workspace)
+    if suite is not None:
+        suites = suites.exclude(pk=suite.pk)
     taken = (
         files.values_list("path", flat=True).first()
         or suites.values_list("path", flat=True).first()

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from ..forms import MemberForm
-from ..permissions import Capability, workspace_access
+from ..permissions import Capability, signed_in_user, workspace_access
 from ..services.memberships import MembershipError, add_member, remove_member
 from .htmx_request import HtmxHttpRequest
 from .workspaces import WORKSPACE_PAGE, workspace_context
@@ -23,7 +23,10 @@ def member_add(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         try:
             membership = add_member(
-                access.workspace, form.cleaned_data["username"], form.cleaned_data["role"]
+                access.workspace,
+                form.cleaned_data["username"],
+                form.cleaned_data["role"],
+                signed_in_user(request),
             )
         except MembershipError as error:
             form.add_error("username", str(error))
@@ -41,7 +44,7 @@ def member_remove(request: HtmxHttpRequest, slug: str, membership_pk: int) -> Ht
     """Remove a member from the workspace."""
     access = workspace_access(request.user, slug, Capability.MANAGE)
     try:
-        membership = remove_member(access.workspace, membership_pk)
+        membership = remove_member(access.workspace, membership_pk, signed_in_user(request))
     except MembershipError as error:
         messages.error(request, str(error))
     except access.workspace.memberships.model.DoesNotExist:

@@ -76,7 +76,7 @@ def case_duplicate(
 def case_delete(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """Delete a case (the form asks for confirmation first)."""
     access, case = _get_case(request, slug, suite_pk, case_pk)
-    delete_case(case)
+    delete_case(case, signed_in_user(request))
     messages.success(request, f"Deleted {case.case_id}.")
     return _cases_changed(request, access, case.suite)
 
@@ -89,7 +89,7 @@ def case_move(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) 
     direction = request.POST.get("direction")
     if direction not in ("up", "down"):
         return HttpResponseBadRequest("direction must be up or down")
-    if move_case(case, cast(Direction, direction)):
+    if move_case(case, cast(Direction, direction), signed_in_user(request)):
         messages.success(request, f"Moved {case.case_id} {direction}.")
     return _cases_changed(request, access, case.suite)
 

@@ -13,7 +13,7 @@ from ..eval_files.configs import patterns_for
 from ..formatting.guideline_patterns import is_guideline
 from ..forms import FileForm, UploadForm
 from ..models import Workspace, WorkspaceFile
-from ..permissions import Capability, WorkspaceAccess, workspace_access
+from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.formatting import workspace_configs
 from ..services.workspace_files import (
     FileContentError,
@@ -40,7 +40,12 @@ def file_create(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     form = FileForm(request.POST)
     if form.is_valid():
         try:
-            file = create_file(workspace, form.cleaned_data["path"], form.cleaned_data["text"])
+            file = create_file(
+                workspace,
+                form.cleaned_data["path"],
+                form.cleaned_data["text"],
+                signed_in_user(request),
+            )
         except WorkspacePathError as error:
             form.add_error("path", error.message)
         except FileContentError as error:
@@ -65,6 +70,7 @@ def file_upload(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 form.cleaned_data["file"],
                 form.cleaned_data["path"],
                 replace=form.cleaned_data["replace"],
+                actor=signed_in_user(request),
             )
         except WorkspacePathError as error:
             form.add_error("path", error.message)
@@ -90,7 +96,9 @@ def file_edit(request: HtmxHttpRequest, slug: str, file_pk: int) -> HttpResponse
     form = FileForm(request.POST)
     if form.is_valid():
         try:
-            update_file(file, form.cleaned_data["path"], form.cleaned_data["text"])
+            update_file(
+                file, form.cleaned_data["path"], form.cleaned_data["text"], signed_in_user(request)
+            )
         except WorkspacePathError as error:
             form.add_error("path", error.message)
         except FileContentError as error:
@@ -109,7 +117,7 @@ def file_delete(request: HtmxHttpRequest, slug: str, file_pk: int) -> HttpRespon
     access = workspace_access(request.user, slug, Capability.EDIT)
     workspace = access.workspace
     file = get_object_or_404(workspace.files, pk=file_pk)
-    delete_file(file)
+    delete_file(file, signed_in_user(request))
     messages.success(request, f"Deleted {file.path}.")
     if request.htmx:
         return render_page(request, WORKSPACE_PAGE, workspace_context(access), partial="files")

@@ -12,7 +12,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ..eval_files.dialects import CONFIG_PATH
 from ..forms import FileForm, MemberForm, PatternsForm, SuiteForm, UploadForm
-from ..permissions import Capability, WorkspaceAccess, visible_workspaces, workspace_access
+from ..permissions import (
+    Capability,
+    WorkspaceAccess,
+    signed_in_user,
+    visible_workspaces,
+    workspace_access,
+)
 from ..services.configs import GuidelinePatternError, config_rows, set_guideline_patterns
 from ..services.formatting import workspace_configs
 from ..services.review_workflow import status_counts
@@ -51,7 +57,7 @@ def suite_create(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     form = SuiteForm(request.POST)
     if form.is_valid():
         try:
-            suite = create_suite(workspace, form.cleaned_data["path"])
+            suite = create_suite(workspace, form.cleaned_data["path"], signed_in_user(request))
         except WorkspacePathError as error:
             form.add_error("path", error.message)
         else:
@@ -71,7 +77,9 @@ def workspace_patterns(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         config = form.cleaned_data["config"] or CONFIG_PATH
         try:
-            patterns = set_guideline_patterns(workspace, form.cleaned_data["patterns"], config)
+            patterns = set_guideline_patterns(
+                workspace, form.cleaned_data["patterns"], config, signed_in_user(request)
+            )
         except GuidelinePatternError as error:
             form.add_error("patterns", error.message)
         else:

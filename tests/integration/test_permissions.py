@@ -177,6 +177,13 @@ ENDPOINTS = [
         "member_add", "post", Capability.MANAGE, lambda w: {"username": "someone", "role": "owner"}
     ),
     Endpoint("member_remove", "post", Capability.MANAGE),
+    Endpoint("suite_rename", "get", Capability.EDIT),
+    Endpoint("suite_rename", "post", Capability.EDIT, lambda w: {"path": "evals/renamed.yaml"}),
+    Endpoint("suite_delete", "get", Capability.EDIT),
+    Endpoint("suite_delete", "post", Capability.EDIT),
+    Endpoint("workspace_settings", "get", Capability.MANAGE),
+    Endpoint("workspace_rename", "post", Capability.MANAGE, lambda w: {"name": "Renamed"}),
+    Endpoint("workspace_delete", "post", Capability.MANAGE, lambda w: {"confirm_name": "Team"}),
 ]
 
 
@@ -222,7 +229,9 @@ def test_superuser_may_do_anything(world: World, endpoint: Endpoint) -> None:
 
 
 def test_every_view_of_the_app_is_in_the_matrix() -> None:
-    covered = {endpoint.name for endpoint in ENDPOINTS} | {"workspace_list", "review_queue"}
+    # Not about one workspace: any signed-in user may list, create and import workspaces.
+    anywhere = {"workspace_list", "review_queue", "workspace_create", "workspace_import"}
+    covered = {endpoint.name for endpoint in ENDPOINTS} | anywhere
 
     assert {pattern.name for pattern in _patterns()} <= covered
 

@@ -102,7 +102,7 @@ def test_workspace_page_has_a_labelled_control_for_every_field(
 def test_adding_a_suite_creates_an_empty_eval_file_and_shows_it(
     signed_in: Client, team: Workspace
 ) -> None:
-    response = signed_in.post(page("suite_create", team), {"path": " evals/new.yaml "})
+    response = signed_in.post(page("suite_create", team), {"path": "evals/new.yaml"})
 
     suite = team.suites.get(path="evals/new.yaml")
     assert response.status_code == 302
@@ -124,6 +124,9 @@ def test_adding_a_suite_creates_an_empty_eval_file_and_shows_it(
         pytest.param(
             ".agentv/evals.yaml", "never reads eval files in a .agentv/ folder", id="config folder"
         ),
+        pytest.param(" evals/new.yaml", "cannot start or end with a space", id="leading space"),
+        pytest.param("evals/new.yaml ", "cannot start or end with a space", id="trailing space"),
+        pytest.param("evals\x07/a.yaml", "control characters", id="control character"),
         pytest.param("evals/coding/review.yaml", "already exists", id="taken by a suite"),
         pytest.param(
             "fixtures/app.js/x.yaml", "would clash with fixtures/app.js", id="under a file"

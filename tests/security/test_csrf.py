@@ -38,6 +38,12 @@ KNOWN_POST_VIEWS = {
     "case_editor",
     "case_preview",
     "case_paste",
+    "workspace_create",
+    "workspace_import",
+    "workspace_rename",
+    "workspace_delete",
+    "suite_rename",
+    "suite_delete",
 }
 
 

@@ -1,0 +1,97 @@
+"""Workspaces made, renamed and deleted from the browser; their creator becomes the owner."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.text import slugify
+
+from ..models import ActivityRecord, Membership, Workspace
+from .activity import record_activity
+
+MAX_NAME_LENGTH = 200  # the max_length of Workspace.name and Workspace.slug
+
+
+class WorkspaceNameError(Exception):
+    """A workspace name that cannot be used: empty, too long, unprintable or taken."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def clean_workspace_name(raw: str, *, renaming: Workspace | None = None) -> str:
+    """`raw` without surrounding spaces, if no other workspace has it (ignoring case).
+
+    `renaming` is the workspace being renamed, whose own name does not count as taken.
+    Raises WorkspaceNameError saying what is wrong otherwise.
+    """
+    name = raw.strip()
+    if not name:
+        raise WorkspaceNameError("A workspace needs a name.")
+    if len(name) > MAX_NAME_LENGTH:
+        raise WorkspaceNameError(f"A name can be at most {MAX_NAME_LENGTH} characters.")
+    if any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in name):
+        raise WorkspaceNameError("A name cannot contain control or invisible characters.")
+    taken = Workspace.objects.filter(name__iexact=name)
+    if renaming is not None:
+        taken = taken.exclude(pk=renaming.pk)
+    if taken.exists():
+        raise WorkspaceNameError(f"A workspace named {name!r} already exists.")
+    return name
+
+
+def unique_slug(name: str, *, renaming: Workspace | None = None) -> str:
+    """A slug for `name` that no other workspace uses (`name-2`, `name-3`… when taken)."""
+    base = (slugify(name) or "workspace")[: MAX_NAME_LENGTH - 10]
+    others = Workspace.objects.exclude(pk=renaming.pk) if renaming else Workspace.objects.all()
+    slug, number = base, 1
+    while others.filter(slug=slug).exists():
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
+def create_workspace(name: str, creator: User) -> Workspace:
+    """An empty workspace named `name`, owned by `creator`.
+
+    Raises WorkspaceNameError when the name cannot be used.
+    """
+    with transaction.atomic():
+        name = clean_workspace_name(name)
+        workspace = Workspace.objects.create(name=name, slug=unique_slug(name))
+        Membership.objects.create(workspace=workspace, user=creator, role=Membership.Role.OWNER)
+        record_activity(workspace, creator, ActivityRecord.Action.WORKSPACE_CREATED, name)
+    return workspace
+
+
+def rename_workspace(workspace: Workspace, name: str, actor: User | None = None) -> Workspace:
+    """Give `workspace` the name `name` and a slug (its address) that follows it.
+
+    Raises WorkspaceNameError when the name cannot be used.
+    """
+    with transaction.atomic():
+        locked = Workspace.objects.select_for_update().get(pk=workspace.pk)
+        name = clean_workspace_name(name, renaming=locked)
+        if name == locked.name:
+            return locked
+        old_name = locked.name
+        locked.name = name
+        locked.slug = unique_slug(name, renaming=locked)
+        locked.save(update_fields=["name", "slug", "updated_at"])
+        action = ActivityRecord.Action.WORKSPACE_RENAMED
+        record_activity(locked, actor, action, name, f"from {old_name}")
+    return locked
+
+
+def delete_workspace(workspace: Workspace, typed_name: str) -> None:
+    """Delete `workspace` with everything in it, if `typed_name` is its name (a confirmation).
+
+    Raises WorkspaceNameError when the typed name does not match.
+    """
+    if typed_name.strip() != workspace.name:
+        raise WorkspaceNameError(f"Type the workspace's name, {workspace.name}, to delete it.")
+    with transaction.atomic():
+        Workspace.objects.filter(pk=workspace.pk).delete()

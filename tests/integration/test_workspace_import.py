@@ -1,0 +1,226 @@
+"""Import from .zip: a zipped repository folder imported as `import_evals` imports the folder,
+its report on the page, and every refusal said there with nothing written."""
+
+from __future__ import annotations
+
+import io
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from evals_app.models import ActivityRecord, Membership, Workspace
+from tests import factories
+from tests.conftest import EXAMPLES
+
+pytestmark = pytest.mark.django_db
+
+IMPORT = reverse("workspace_import")
+SUITE = factories.eval_document(factories.simple_case("only-case"))
+
+
+def zipped_folder(folder: Path, prefix: str) -> bytes:
+    """The files under `folder` zipped under the top folder `prefix` (as a file manager does)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                archive.write(path, f"{prefix}/{path.relative_to(folder).as_posix()}")
+    return buffer.getvalue()
+
+
+def upload(client: Client, data: bytes, name: str = "", filename: str = "repo.zip") -> Any:
+    archive = SimpleUploadedFile(filename, data, content_type="application/zip")
+    return client.post(IMPORT, {"archive": archive, "name": name})
+
+
+@pytest.fixture
+def alice(client: Client) -> Client:
+    client.force_login(factories.user("alice", password=None))
+    return client
+
+
+@pytest.fixture(autouse=True)
+def private_temporary_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Imports unpack under this test's own folder, so the test can see what they leave."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def test_the_import_page_has_the_form_with_labelled_fields(alice: Client) -> None:
+    html = alice.get(IMPORT).content.decode()
+
+    assert '<label for="import-archive">' in html
+    assert '<label for="import-name">' in html
+    assert 'enctype="multipart/form-data"' in html
+
+
+def test_a_zipped_repository_is_imported_from_its_top_folder_with_its_report(
+    alice: Client, private_temporary_folder: Path
+) -> None:
+    response = upload(alice, zipped_folder(EXAMPLES, "examples"))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Imported examples" in html
+    assert "5 suites, 17 cases, 11 files, 2 warnings." in html
+    assert "<code>.github/workflows/evals.yml</code>: not an eval file" in html
+    assert "review-missing-attachment" in html  # a warning, with the case it is about
+    workspace = Workspace.objects.get(name="examples")
+    assert workspace.suites.count() == 5
+    assert list(private_temporary_folder.iterdir()) == []
+
+
+def test_the_importer_owns_the_new_workspace(alice: Client) -> None:
+    upload(alice, factories.zip_archive({"evals/a.yaml": SUITE}), name="Alice's evals")
+
+    membership = Membership.objects.get(workspace__name="Alice's evals")
+    assert (membership.user.username, membership.role) == ("alice", "owner")
+
+
+def test_without_a_top_folder_the_workspace_is_named_after_the_zip(alice: Client) -> None:
+    data = factories.zip_archive({"README.md": "Our evals.", "evals/a.yaml": SUITE})
+
+    upload(alice, data, filename="team-evals.zip")
+
+    assert Workspace.objects.filter(name="team-evals").exists()
+
+
+def test_the_import_is_recorded_in_the_activity(alice: Client) -> None:
+    data = factories.zip_archive({"repo/evals/a.yaml": SUITE, "repo/evals/b.yaml": SUITE})
+
+    upload(alice, data, "New")
+
+    records = ActivityRecord.objects.filter(workspace__name="New").order_by("pk")
+    assert [(r.actor.username, r.action, r.subject) for r in records if r.actor] == [
+        ("alice", "workspace_created", "New"),
+        ("alice", "suite_imported", "evals/a.yaml"),
+        ("alice", "suite_imported", "evals/b.yaml"),
+    ]
+
+
+def test_an_invalid_eval_file_is_reported_with_its_place_and_nothing_is_written(
+    alice: Client,
+) -> None:
+    bad = factories.eval_document(
+        factories.simple_case("bad", input_messages=[{"role": "customer", "content": "Hi"}])
+    )
+    before = factories.database_snapshot()
+
+    response = upload(alice, factories.zip_archive({"repo/evals/bad.yaml": bad}), name="Bad")
+
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "Import refused; nothing was written" in html
+    assert "evals/bad.yaml:" in html and "unknown role" in html
+    assert "agentv-import-" not in html  # no temporary folder of the server shows
+    assert factories.database_snapshot() == before
+
+
+def test_a_zip_without_eval_files_says_so_without_naming_a_server_folder(alice: Client) -> None:
+    response = upload(alice, factories.zip_archive({"notes.md": "Notes."}), name="Empty")
+
+    html = response.content.decode()
+    assert response.status_code == 422
+    assert "the .zip: no eval file found" in html
+    assert "/tmp" not in html
+
+
+def test_an_unsafe_entry_is_refused_by_name_and_nothing_is_written(
+    alice: Client, private_temporary_folder: Path
+) -> None:
+    data = factories.zip_archive({"evals/a.yaml": SUITE, "../../escape.md": "Gotcha."})
+
+    response = upload(alice, data, name="Unsafe")
+
+    assert response.status_code == 422
+    assert "../../escape.md: its path leaves the folder (..)." in response.content.decode()
+    assert not Workspace.objects.filter(name="Unsafe").exists()
+    assert list(private_temporary_folder.iterdir()) == []
+    assert not (private_temporary_folder.parent / "escape.md").exists()
+
+
+def test_a_zip_over_the_size_limit_is_refused(alice: Client, settings: Any) -> None:
+    settings.AGENTV_MAX_IMPORT_BYTES = 100
+    data = factories.zip_archive({"evals/a.yaml": SUITE, "big.md": "x" * 5000})
+
+    response = upload(alice, data, name="Big")
+
+    assert response.status_code == 422
+    assert "the limit is 100." in response.content.decode()
+    assert not Workspace.objects.filter(name="Big").exists()
+
+
+def test_an_owner_may_import_into_their_workspace_replacing_suites_at_the_same_paths(
+    client: Client,
+) -> None:
+    workspace = factories.workspace("Team evals")
+    old = factories.suite(workspace, "evals/a.yaml")
+    factories.case(old, "old-case")
+    kept = factories.suite(workspace, "evals/kept.yaml")
+    client.force_login(factories.member(workspace, "owner"))
+
+    data = factories.zip_archive({"team/evals/a.yaml": SUITE})
+
+    response = upload(client, data, name="Team evals")
+
+    assert response.status_code == 200
+    assert sorted(workspace.suites.values_list("path", flat=True)) == [
+        "evals/a.yaml",
+        "evals/kept.yaml",
+    ]
+    assert list(workspace.suites.get(path="evals/a.yaml").cases.values_list("case_id")) == [
+        ("only-case",)
+    ]
+    assert workspace.suites.filter(pk=kept.pk).exists()
+
+
+@pytest.mark.parametrize("role", ["editor", "reviewer", "viewer", None])
+def test_nobody_but_an_owner_imports_into_an_existing_workspace(
+    client: Client, role: str | None
+) -> None:
+    workspace = factories.workspace("Team evals")
+    factories.case(factories.suite(workspace, "evals/a.yaml"), "old-case")
+    account = factories.member(workspace, role) if role else factories.user("outsider", None)
+    client.force_login(account)
+    before = factories.database_snapshot()
+
+    response = upload(client, factories.zip_archive({"evals/a.yaml": SUITE}), name="Team evals")
+
+    assert response.status_code == 422
+    assert "exists and you are not its owner" in response.content.decode()
+    assert factories.database_snapshot() == before
+
+
+def test_a_top_folder_named_like_someone_elses_workspace_is_refused(client: Client) -> None:
+    factories.workspace("examples")
+    client.force_login(factories.user("alice", password=None))
+
+    response = upload(client, factories.zip_archive({"examples/evals/a.yaml": SUITE}))
+
+    assert response.status_code == 422
+    assert "A workspace named &#x27;examples&#x27; exists" in response.content.decode()
+
+
+def test_a_post_without_a_file_asks_for_one(alice: Client) -> None:
+    response = alice.post(IMPORT, {"name": "Nothing"})
+
+    assert response.status_code == 422
+    assert "This field is required." in response.content.decode()
+
+
+def test_the_import_needs_the_csrf_token(db: None) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(factories.user("alice", password=None))
+
+    response = upload(client, factories.zip_archive({"evals/a.yaml": SUITE}), name="Forged")
+
+    assert response.status_code == 403
+    assert not Workspace.objects.filter(name="Forged").exists()
