@@ -98,7 +98,9 @@ BAD_PATHS = [
         pytest.param("evals/review.txt", "must end in .yaml or .yml", id="not yaml"),
         pytest.param("evals/taken.yaml", "already exists", id="taken by a suite"),
         pytest.param("fixtures/app.js/a.yaml", "would clash with fixtures/app.js", id="file"),
-        pytest.param(".agentv/x.yaml", "never reads eval files in a .agentv/ folder", id="config folder"),
+        pytest.param(
+            ".agentv/x.yaml", "never reads eval files in a .agentv/ folder", id="config folder"
+        ),
     ],
 )
 def test_renaming_to_a_bad_path_shows_why_on_the_form(
