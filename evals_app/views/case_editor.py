@@ -3,8 +3,8 @@
 One URL serves the page and, for htmx, its parts: structural edits (add, move, delete a turn)
 re-render the turns from the posted, unsaved state; the preview is a separate side-effect-free
 POST; saving checks the version the editor loaded so that nobody's work is overwritten.
-Anyone who may see the workspace may open the editor and try edits in the preview; saving
-needs the editor role.
+Anyone who may see the workspace may open the editor; reviewers and viewers get it read-only
+(the preview, comments and review steps, no edit controls), and every edit needs the editor role.
 """
 
 from __future__ import annotations
@@ -46,13 +46,13 @@ def case_editor(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
     if request.method == "GET":
         draft = CaseDraft.from_document(stored_document(case), case.version)
         return _render_editor(request, access, case, draft)
+    access.require(Capability.EDIT)
     try:
         draft = CaseDraft.from_form(request.POST)
     except DraftFormError as error:
         return HttpResponseBadRequest(f"The editor form was not understood: {error}")
     action = request.POST.get("action", "save")
     if action == "save" or action.startswith("overwrite:"):
-        access.require(Capability.EDIT)
         return _save(request, access, case, draft, action)
     try:
         focus = draft.apply(action)
@@ -135,6 +135,7 @@ def _context(
     formatter = WorkspaceFormatter(access.workspace)
     context = editor_context(formatter, case.suite, case, draft, focus=focus)
     context.update(review_context(access, case, signed_in_user(request)))
+    context["read_only"] = not access.can_edit
     if preview:
         context.update(preview_context(formatter, case.suite, draft))
     return context
