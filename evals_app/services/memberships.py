@@ -1,4 +1,8 @@
-"""Who belongs to a workspace: owners add and remove members by username."""
+"""Who belongs to a workspace: owners add and remove members by username.
+
+The one-owner rule: a workspace that has an owner keeps at least one, so that someone can
+always manage its members. The first member (added by an administrator) may have any role.
+"""
 
 from __future__ import annotations
 
@@ -20,10 +24,15 @@ def add_member(workspace: Workspace, username: str, role: str) -> Membership:
     if user is None:
         raise MembershipError(f"There is no active account named {username.strip()!r}.")
     with transaction.atomic():
+        had_owner = _has_owner(workspace)
         membership, _ = Membership.objects.select_for_update().update_or_create(
             workspace=workspace, user=user, defaults={"role": role}
         )
-        _keep_an_owner(workspace)
+        if had_owner and not _has_owner(workspace):
+            raise MembershipError(
+                f"{user.username} is the last owner of {workspace.name}: make someone else an "
+                f"owner first, then change {user.username}'s role ({ONE_OWNER_RULE})."
+            )
     return membership
 
 
@@ -33,12 +42,18 @@ def remove_member(workspace: Workspace, membership_pk: int) -> Membership:
         membership = Membership.objects.select_for_update().get(
             workspace=workspace, pk=membership_pk
         )
+        had_owner = _has_owner(workspace)
         membership.delete()
-        _keep_an_owner(workspace)
+        if had_owner and not _has_owner(workspace):
+            raise MembershipError(
+                f"{membership.user.username} is the last owner of {workspace.name}: make "
+                f"someone else an owner first, then remove them ({ONE_OWNER_RULE})."
+            )
     return membership
 
 
-def _keep_an_owner(workspace: Workspace) -> None:
-    had_owners = Membership.objects.filter(workspace=workspace).exists()
-    if had_owners and not workspace.memberships.filter(role=Membership.Role.OWNER).exists():
-        raise MembershipError("A workspace with members keeps at least one owner.")
+ONE_OWNER_RULE = "a workspace that has an owner keeps at least one, who manages its members"
+
+
+def _has_owner(workspace: Workspace) -> bool:
+    return workspace.memberships.filter(role=Membership.Role.OWNER).exists()

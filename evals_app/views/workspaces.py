@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from ..forms import FileForm, MemberForm, PatternsForm, SuiteForm, UploadForm
+from ..models import Membership
 from ..permissions import Capability, WorkspaceAccess, visible_workspaces, workspace_access
 from ..services.review_workflow import status_counts
 from ..services.suites import create_suite
@@ -88,12 +89,14 @@ def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
     files = file_rows(workspace)
     counts = status_counts(workspace)
     patterns = PatternsForm(initial={"patterns": "\n".join(workspace.guideline_patterns)})
+    members = list(workspace.memberships.select_related("user").order_by("user__username"))
     return {
         "workspace": workspace,
         "access": access,
         "status_counts": counts,
         "review_total": sum(count for _, _, count in counts),
-        "members": workspace.memberships.select_related("user").order_by("user__username"),
+        "members": members,
+        "has_owner": any(m.role == Membership.Role.OWNER for m in members),
         "member_form": MemberForm(),
         "suites": workspace.suites.annotate(case_count=Count("cases")).order_by("path"),
         "files": files,
