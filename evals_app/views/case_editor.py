@@ -27,6 +27,7 @@ from ..formatting.yaml_dumper import dump_yaml
 from ..models import Case, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.case_editing import CaseConflict, differences, paste_case, save_case
+from ..services.case_pasting import pasted_replacement
 from ..services.case_reading import stored_document
 from ..services.documents import case_document, with_conversation
 from ..services.formatting import WorkspaceFormatter
@@ -198,7 +199,8 @@ def case_yaml(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) 
 
 @require_http_methods(["GET", "POST"])
 def case_paste(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResponse:
-    """Create a case from pasted YAML, or replace the case with the same id."""
+    """Create a case from pasted YAML, or replace the case with the same id once the user has
+    seen what would change and confirmed (`replace`: the version of the case they saw)."""
     access = workspace_access(request.user, slug, Capability.EDIT)
     suite = get_object_or_404(Suite, workspace=access.workspace, pk=suite_pk)
     context: dict[str, Any] = {"workspace": access.workspace, "suite": suite, "source": ""}
@@ -206,6 +208,12 @@ def case_paste(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRespon
         source = request.POST.get("yaml", "")
         context["source"] = source
         try:
+            replacement = pasted_replacement(suite, source)
+            confirmed = request.POST.get("replace", "")
+            if replacement and replacement.changes and confirmed != str(replacement.case.version):
+                # Shown again if the case changed after the user saw the differences.
+                context.update(replacement=replacement, changed_since=bool(confirmed))
+                return render(request, "evals/case_paste.html", context)
             case, created = paste_case(suite, source, signed_in_user(request))
         except EvalFileError as error:
             context["error"] = error
