@@ -178,6 +178,19 @@ def test_save_over_htmx_bumps_the_version_and_says_so(client: Client) -> None:
     assert "case-saved" in response["HX-Trigger"]
 
 
+def test_save_of_a_renamed_case_renames_its_heading_breadcrumb_and_title(client: Client) -> None:
+    case = case_named("http-429-meaning")
+    form = form_of(client.get(editor_url(case)).content.decode())
+    form["id"] = "http-429-explained"
+
+    response = client.post(editor_url(case), {**form, "action": "save"}, HTTP_HX_REQUEST="true")
+
+    html = response.content.decode()
+    assert '<h1 id="case-heading" hx-swap-oob="true">http-429-explained <span' in html
+    assert '<span aria-current="page" id="breadcrumb-case" hx-swap-oob="true">' in html
+    assert "<title>http-429-explained · " in html
+
+
 def test_save_of_an_invalid_case_answers_422_and_keeps_the_stored_case(client: Client) -> None:
     case = case_named("http-429-meaning")
     form = form_of(client.get(editor_url(case)).content.decode())

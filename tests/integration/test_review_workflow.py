@@ -328,6 +328,43 @@ def test_export_approved_only_writes_only_approved_cases(
     assert "other" not in (tmp_path / "out/support/evals/suite.yaml").read_text()
 
 
+def test_approved_only_export_with_nothing_approved_says_so(
+    workspace: Workspace, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    call_command("export_evals", "--out", str(tmp_path / "out"), "--approved-only")
+
+    assert "Note: no case of workspace 'Support' is approved: its suites are exported empty." in (
+        capsys.readouterr().out
+    )
+
+
+def test_approved_only_download_with_nothing_approved_explains_instead(
+    workspace: Workspace,
+) -> None:
+    client = Client()
+    client.force_login(member(workspace, "viewer"))
+    url = reverse("workspace_export", args=[workspace.slug]) + "?approved=1"
+
+    response = client.get(url, follow=True)
+
+    assert response.redirect_chain == [(workspace.get_absolute_url(), 302)]
+    assert "No case of Support is approved yet" in unescape(response.content.decode())
+
+
+def test_approved_only_download_gives_the_approved_cases(workspace: Workspace) -> None:
+    editor, reviewer = member(workspace, "editor"), member(workspace, "reviewer")
+    move(the_case(), editor, Action.SUBMITTED)
+    move(the_case(), reviewer, Action.APPROVED)
+    client = Client()
+    client.force_login(reviewer)
+
+    response = client.get(reverse("workspace_export", args=[workspace.slug]) + "?approved=1")
+
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="support-approved.zip"'
+    response.close()
+
+
 def test_comparing_two_revisions_shows_turn_and_prompt_changes(workspace: Workspace) -> None:
     editor = member(workspace, "editor")
     case = the_case()
