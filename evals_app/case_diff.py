@@ -125,11 +125,11 @@ def change_summary(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """What changed from one case mapping to the next, in short phrases for a history list:
     `turn 3 added`, `turn 2 text edited`, `turn 1 role user → system`, `outcome changed`…"""
     phrases = []
-    for change in field_changes(old, new):
-        if change.name == "id":
-            phrases.append(f"id {change.old} → {change.new}")
+    for field_change in field_changes(old, new):
+        if field_change.name == "id":
+            phrases.append(f"id {field_change.old} → {field_change.new}")
         else:
-            phrases.append(f"{_FIELD_NAMES[change.name]} changed")
+            phrases.append(f"{_FIELD_NAMES[field_change.name]} changed")
     for change in conversation_diff(old, new):
         kind = "turn" if change.section == "input" else "expected message"
         if change.kind == "added" and change.new_index is not None:

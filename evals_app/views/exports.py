@@ -7,7 +7,8 @@ import zipfile
 from pathlib import Path
 
 from django.contrib import messages
-from django.http import FileResponse, HttpResponse
+from django.http import FileResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect
 from django.views.decorators.http import require_GET
 
@@ -18,7 +19,7 @@ from .htmx_request import HtmxHttpRequest
 
 
 @require_GET
-def workspace_export(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+def workspace_export(request: HtmxHttpRequest, slug: str) -> HttpResponseBase:
     """The workspace as a zip: suites, files, config and formatted.jsonl (`?approved=1`: only
     approved cases; with none approved, the workspace page says so instead of a zip of empty
     suites)."""
