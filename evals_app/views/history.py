@@ -42,13 +42,15 @@ def _history_page(
         change_summary(older.snapshot, revision.snapshot)
         for revision, older in zip(revisions, revisions[1:], strict=False)
     ]
+    if revisions:
+        changes.append([])  # the oldest has nothing to compare with
     context = {
         "workspace": access.workspace,
         "suite": case.suite,
         "case": case,
         "access": access,
         "revisions": revisions,
-        "rows": list(zip(revisions, [*changes, []], strict=True)),
+        "rows": list(zip(revisions, changes, strict=True)),
         "error": error,
     }
     return render(request, "evals/case_history.html", context, status=422 if error else 200)
