@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from .eval_files.case_parts import split_case
 
@@ -49,6 +49,11 @@ class TurnChange:
     def role_changed(self) -> bool:
         """Whether the turn kept its place but changed role."""
         return self.old is not None and self.new is not None and self.old.role != self.new.role
+
+    @property
+    def new_index_label(self) -> str:
+        """The turn's place in the new version, counted from 1."""
+        return str(self.new_index + 1) if self.new_index is not None else ""
 
     @property
     def files_added(self) -> list[str]:
@@ -126,21 +131,52 @@ def field_changes(old: dict[Any, Any], new: dict[Any, Any]) -> list[FieldChange]
         ("target", before_parts.target, after_parts.target),
         ("evaluators", before_parts.evaluators, after_parts.evaluators),
     ]
-    skeleton_keys = [key for key in after_parts.skeleton if after_parts.skeleton[key] is not None]
-    skeleton_keys += [
-        key
-        for key in before_parts.skeleton
-        if before_parts.skeleton[key] is not None and key not in skeleton_keys
-    ]
-    pairs += [
-        (str(key), before_parts.skeleton.get(key), after_parts.skeleton.get(key))
-        for key in skeleton_keys
-    ]
+    before_others, after_others = before_parts.other_fields(), after_parts.other_fields()
+    keys = [*after_others, *(key for key in before_others if key not in after_others)]
+    pairs += [(str(key), before_others.get(key), after_others.get(key)) for key in keys]
     for name, before_value, after_value in pairs:
         before, after = _text(before_value), _text(after_value)
         if before != after:
             changes.append(FieldChange(name, before, after, word_diff(before, after)))
     return changes
+
+
+def change_summary(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """What changed from one case mapping to the next, in short phrases for a history list:
+    `turn 3 added`, `turn 2 text edited`, `turn 1 role user → system`, `outcome changed`…"""
+    phrases = []
+    for field_change in field_changes(old, new):
+        if field_change.name == "id":
+            phrases.append(f"id {field_change.old} → {field_change.new}")
+        else:
+            phrases.append(f"{_FIELD_NAMES.get(field_change.name, field_change.name)} changed")
+    for change in conversation_diff(old, new):
+        kind = "turn" if change.section == "input" else "expected message"
+        if change.kind == "added" and change.new_index is not None:
+            phrases.append(f"{kind} {change.new_index + 1} added")
+        elif change.kind == "removed" and change.old_index is not None:
+            phrases.append(f"{kind} {change.old_index + 1} removed")
+        elif change.kind == "moved" and change.old_index is not None:
+            phrases.append(f"{kind} {change.old_index + 1} moved to {change.new_index_label}")
+        elif change.kind == "changed" and change.old and change.new:
+            where = f"{kind} {change.new_index_label}"
+            if change.old_index != change.new_index and change.old_index is not None:
+                phrases.append(f"{kind} {change.old_index + 1} moved to {change.new_index_label}")
+            if change.role_changed:
+                phrases.append(f"{where} role {change.old.role} → {change.new.role}")
+            if change.old.text != change.new.text:
+                phrases.append(f"{where} text edited")
+            if change.files_added or change.files_removed:
+                phrases.append(f"{where} files changed")
+    return phrases
+
+
+# How a history line names a part; any other key is named as the file spells it.
+_FIELD_NAMES = {
+    "conversation_id": "conversation id",
+    "expected_outcome": "outcome",
+    "test_id": "id",
+}
 
 
 def word_diff(old: str, new: str) -> list[tuple[Op, str]]:
@@ -179,6 +215,53 @@ def line_diff(old: str, new: str) -> list[LineRow]:
             else:
                 rows.append(LineRow("replace", before, after))
     return rows
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Run(Generic[T]):
+    """Consecutive rows of a comparison; `folded` rows are unchanged and hidden until asked for."""
+
+    items: list[T]
+    folded: bool = False
+
+
+def fold_unchanged(
+    items: Sequence[T], unchanged: Callable[[T], bool], context: int = 3
+) -> list[Run[T]]:
+    """`items` in runs, each stretch of unchanged items folded except `context` items next to
+    a change (as `diff -U` keeps context lines). Folding fewer than two items hides nothing."""
+    runs: list[Run[T]] = []
+
+    def show(part: Sequence[T], folded: bool = False) -> None:
+        if not part:
+            return
+        if runs and not folded and not runs[-1].folded:
+            runs[-1].items.extend(part)
+        else:
+            runs.append(Run(list(part), folded))
+
+    start = 0
+    while start < len(items):
+        end = start
+        same = unchanged(items[start])
+        while end < len(items) and unchanged(items[end]) == same:
+            end += 1
+        if not same:
+            show(items[start:end])
+        else:
+            lead = context if start > 0 else 0
+            trail = context if end < len(items) else 0
+            if end - start - lead - trail >= 2:
+                show(items[start : start + lead])
+                show(items[start + lead : end - trail], folded=True)
+                show(items[end - trail : end])
+            else:
+                show(items[start:end])
+        start = end
+    return runs
 
 
 def _section_diff(section: str, old: Sequence[Turn], new: Sequence[Turn]) -> list[TurnChange]:

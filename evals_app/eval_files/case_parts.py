@@ -125,6 +125,33 @@ class CaseParts:
     # A part found in a shape the app cannot take apart stays in the skeleton, as written.
     unread: tuple[str, ...] = ()
 
+    def other_fields(self) -> dict[Any, Any]:
+        """The case's keys that are none of its parts, in order (a mapping such as `vars` or
+        `execution` without the parts it held; left out when nothing else is in it)."""
+        spelling = self.spelling
+        part_paths = {
+            (spelling.id_key,),
+            (spelling.outcome_key,),
+            spelling.input_path,
+            spelling.expected_path,
+            spelling.target_path,
+            spelling.evaluators_path,
+        }
+        others: dict[Any, Any] = {}
+        for key, value in self.skeleton.items():
+            if value is None and (key,) in part_paths:
+                continue
+            if isinstance(value, dict) and any(path[:1] == (key,) for path in part_paths):
+                value = {
+                    inner: item
+                    for inner, item in value.items()
+                    if not (item is None and (key, inner) in part_paths)
+                }
+                if not value:
+                    continue
+            others[key] = value
+        return others
+
 
 def split_case(document: dict[Any, Any]) -> CaseParts:
     """The parts of a case mapping (a case of any period). Raises EvalFileError for what no

@@ -119,10 +119,9 @@ def differences(theirs: dict[Any, Any], yours: dict[Any, Any]) -> list[Differenc
                 _text({"target": your_parts.target, "evaluators": your_parts.evaluators}),
             )
         )
-    if their_parts.skeleton != your_parts.skeleton:
-        found.append(
-            Difference("Other fields", _text(their_parts.skeleton), _text(your_parts.skeleton))
-        )
+    their_others, your_others = their_parts.other_fields(), your_parts.other_fields()
+    if their_others != your_others:
+        found.append(Difference("Other fields", _text(their_others), _text(your_others)))
     return found
 
 

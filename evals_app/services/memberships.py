@@ -1,4 +1,8 @@
-"""Who belongs to a workspace: owners add and remove members by username."""
+"""Who belongs to a workspace: owners add and remove members by username.
+
+The one-owner rule: a workspace that has an owner keeps at least one, so that someone can
+always manage its members. The first member (added by an administrator) may have any role.
+"""
 
 from __future__ import annotations
 
@@ -29,10 +33,15 @@ def add_member(
             .values_list("role", flat=True)
             .first()
         )
+        had_owner = _has_owner(workspace)
         membership, _ = Membership.objects.update_or_create(
             workspace=workspace, user=user, defaults={"role": role}
         )
-        _keep_an_owner(workspace)
+        if had_owner and not _has_owner(workspace):
+            raise MembershipError(
+                f"{user.username} is the last owner of {workspace.name}: make someone else an "
+                f"owner first, then change {user.username}'s role ({ONE_OWNER_RULE})."
+            )
         role_label = membership.get_role_display()
         if previous is None:
             action = ActivityRecord.Action.MEMBER_ADDED
@@ -52,15 +61,21 @@ def remove_member(
         membership = Membership.objects.select_for_update().get(
             workspace=workspace, pk=membership_pk
         )
+        had_owner = _has_owner(workspace)
         membership.delete()
-        _keep_an_owner(workspace)
+        if had_owner and not _has_owner(workspace):
+            raise MembershipError(
+                f"{membership.user.username} is the last owner of {workspace.name}: make "
+                f"someone else an owner first, then remove them ({ONE_OWNER_RULE})."
+            )
         action = ActivityRecord.Action.MEMBER_REMOVED
         username = membership.user.username
         record_activity(workspace, actor, action, username, f"was {membership.get_role_display()}")
     return membership
 
 
-def _keep_an_owner(workspace: Workspace) -> None:
-    had_owners = Membership.objects.filter(workspace=workspace).exists()
-    if had_owners and not workspace.memberships.filter(role=Membership.Role.OWNER).exists():
-        raise MembershipError("A workspace with members keeps at least one owner.")
+ONE_OWNER_RULE = "a workspace that has an owner keeps at least one, who manages its members"
+
+
+def _has_owner(workspace: Workspace) -> bool:
+    return workspace.memberships.filter(role=Membership.Role.OWNER).exists()

@@ -3,8 +3,8 @@
 One URL serves the page and, for htmx, its parts: structural edits (add, move, delete a turn)
 re-render the turns from the posted, unsaved state; the preview is a separate side-effect-free
 POST; saving checks the version the editor loaded so that nobody's work is overwritten.
-Anyone who may see the workspace may open the editor and try edits in the preview; saving
-needs the editor role.
+Anyone who may see the workspace may open the editor; reviewers and viewers get it read-only
+(the preview, comments and review steps, no edit controls), and every edit needs the editor role.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ..formatting.engine import MODES
 from ..models import Case, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.case_editing import CaseConflict, differences, paste_case, save_case
+from ..services.case_pasting import pasted_replacement
 from ..services.formatting import WorkspaceFormatter
 from .editor_context import editor_context, preview_context
 from .htmx_request import HtmxHttpRequest
@@ -44,13 +45,13 @@ def case_editor(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
     if request.method == "GET":
         draft = CaseDraft.from_document(case.document, case.version)
         return _render_editor(request, access, case, draft)
+    access.require(Capability.EDIT)
     try:
         draft = CaseDraft.from_form(request.POST)
     except DraftFormError as error:
         return HttpResponseBadRequest(f"The editor form was not understood: {error}")
     action = request.POST.get("action", "save")
     if action == "save" or action.startswith("overwrite:"):
-        access.require(Capability.EDIT)
         return _save(request, access, case, draft, action)
     try:
         focus = draft.apply(action)
@@ -136,6 +137,7 @@ def _context(
     formatter = WorkspaceFormatter(access.workspace)
     context = editor_context(formatter, case.suite, case, draft, focus=focus)
     context.update(review_context(access, case, signed_in_user(request)))
+    context["read_only"] = not access.can_edit
     if preview:
         context.update(preview_context(formatter, case.suite, draft))
     return context
@@ -198,7 +200,8 @@ def case_yaml(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) 
 
 @require_http_methods(["GET", "POST"])
 def case_paste(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResponse:
-    """Create a case from pasted YAML, or replace the case with the same id."""
+    """Create a case from pasted YAML, or replace the case with the same id once the user has
+    seen what would change and confirmed (`replace`: the version of the case they saw)."""
     access = workspace_access(request.user, slug, Capability.EDIT)
     suite = get_object_or_404(Suite, workspace=access.workspace, pk=suite_pk)
     context: dict[str, Any] = {"workspace": access.workspace, "suite": suite, "source": ""}
@@ -206,6 +209,12 @@ def case_paste(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRespon
         source = request.POST.get("yaml", "")
         context["source"] = source
         try:
+            replacement = pasted_replacement(suite, source)
+            confirmed = request.POST.get("replace", "")
+            if replacement and replacement.changes and confirmed != str(replacement.case.version):
+                # Shown again if the case changed after the user saw the differences.
+                context.update(replacement=replacement, changed_since=bool(confirmed))
+                return render(request, "evals/case_paste.html", context)
             case, created = paste_case(suite, source, signed_in_user(request))
         except EvalFileError as error:
             context["error"] = error

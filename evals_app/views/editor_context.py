@@ -19,6 +19,7 @@ from ..case_drafts import (
     case_meta_json,
     meta_json,
 )
+from ..eval_files.case_parts import CaseParts
 from ..eval_files.dialects import PROFILE_LABELS, ROLES
 from ..eval_files.errors import EvalFileError
 from ..eval_files.reading import read_case
@@ -259,46 +260,14 @@ _OUTCOME_LABELS = {
 
 
 def _other_fields(draft: CaseDraft) -> dict[str, Any]:
-    """The case's fields that the form does not show (the parts' places left out), as YAML."""
-    others = {
-        key: value
-        for key, value in draft.skeleton.items()
-        if not (value is None and _is_part_key(key, draft))
-    }
-    for key, value in list(others.items()):
-        if isinstance(value, dict):  # `vars` without `input`, `execution` without evaluators
-            inner = {
-                k: v for k, v in value.items() if not (v is None and _is_part_path((key, k), draft))
-            }
-            if inner:
-                others[key] = inner
-            else:
-                del others[key]
-    return {"other_fields": _yaml_text(others) if others else "", "other_fields_count": len(others)}
+    """The case's fields that the form does not show, as YAML."""
+    others = CaseParts(draft.case_id, spelling=draft.spelling, skeleton=draft.skeleton)
+    fields = others.other_fields()
+    return {"other_fields": _yaml_text(fields) if fields else "", "other_fields_count": len(fields)}
 
 
 def _profile_label(profile: str) -> str:
     return next((label for name, label in PROFILE_LABELS.items() if name == profile), profile)
-
-
-def _part_paths(draft: CaseDraft) -> set[tuple[Any, ...]]:
-    spelling = draft.spelling
-    return {
-        (spelling.id_key,),
-        (spelling.outcome_key,),
-        spelling.input_path,
-        spelling.expected_path,
-        spelling.target_path,
-        spelling.evaluators_path,
-    }
-
-
-def _is_part_key(key: Any, draft: CaseDraft) -> bool:
-    return (key,) in _part_paths(draft)
-
-
-def _is_part_path(path: tuple[Any, ...], draft: CaseDraft) -> bool:
-    return path in _part_paths(draft)
 
 
 def _yaml_text(value: Any) -> str:

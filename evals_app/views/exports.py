@@ -6,20 +6,34 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from django.contrib import messages
 from django.http import FileResponse
+from django.http.response import HttpResponseBase
+from django.shortcuts import redirect
 from django.views.decorators.http import require_GET
 
+from ..models import Case, ReviewStatus
 from ..permissions import workspace_access
 from ..services.exporting import export_workspace
 from .htmx_request import HtmxHttpRequest
 
 
 @require_GET
-def workspace_export(request: HtmxHttpRequest, slug: str) -> FileResponse:
+def workspace_export(request: HtmxHttpRequest, slug: str) -> HttpResponseBase:
     """The workspace as a zip: suites, files, config and formatted.jsonl (`?approved=1`: only
-    approved cases)."""
+    approved cases; with none approved, the workspace page says so instead of a zip of empty
+    suites)."""
     access = workspace_access(request.user, slug)
     approved_only = request.GET.get("approved") == "1"
+    workspace = access.workspace
+    approved = Case.objects.filter(suite__workspace=workspace, status=ReviewStatus.APPROVED)
+    if approved_only and not approved.exists():
+        messages.warning(
+            request,
+            f"No case of {workspace.name} is approved yet, so an approved-only export would "
+            "hold only empty suites. Download the full export, or approve cases first.",
+        )
+        return redirect(workspace)
     archive = tempfile.TemporaryFile()  # noqa: SIM115 - FileResponse closes it when sent
     with tempfile.TemporaryDirectory() as folder:
         summary = export_workspace(access.workspace, Path(folder), approved_only=approved_only)

@@ -9,7 +9,13 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ..case_diff import conversation_diff, field_changes, line_diff
+from ..case_diff import (
+    change_summary,
+    conversation_diff,
+    field_changes,
+    fold_unchanged,
+    line_diff,
+)
 from ..eval_files.errors import EvalFileError
 from ..eval_files.reading import read_case
 from ..models import Case, Revision
@@ -31,12 +37,20 @@ def _history_page(
     request: HtmxHttpRequest, access: WorkspaceAccess, case: Case, error: str = ""
 ) -> HttpResponse:
     revisions = list(case.revisions.select_related("author").order_by("-number"))
+    # What each revision changed, from its snapshot and the one before (newest first).
+    changes = [
+        change_summary(older.snapshot, revision.snapshot)
+        for revision, older in zip(revisions, revisions[1:], strict=False)
+    ]
+    if revisions:
+        changes.append([])  # the oldest has nothing to compare with
     context = {
         "workspace": access.workspace,
         "suite": case.suite,
         "case": case,
         "access": access,
         "revisions": revisions,
+        "rows": list(zip(revisions, changes, strict=True)),
         "error": error,
     }
     return render(request, "evals/case_history.html", context, status=422 if error else 200)
@@ -57,7 +71,12 @@ def case_compare(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: in
         "access": access,
         "old": old,
         "new": new,
-        "turns": conversation_diff(old.snapshot, new.snapshot),
+        # Unchanged turns and lines fold away ("show N unchanged …"), as in a code review.
+        "turns": fold_unchanged(
+            conversation_diff(old.snapshot, new.snapshot),
+            lambda change: change.kind == "unchanged",
+            context=1,
+        ),
         "fields": field_changes(old.snapshot, new.snapshot),
         "prompts": _prompt_diffs(WorkspaceFormatter(access.workspace), case, old, new),
     }
@@ -89,16 +108,21 @@ def case_restore(
 def _prompt_diffs(
     formatter: WorkspaceFormatter, case: Case, old: Revision, new: Revision
 ) -> list[tuple[str, list[Any]]]:
-    """Question, guidelines and judge prompt (lm mode) of both revisions, line by line."""
+    """Question, guidelines and judge prompt (lm mode) of both revisions, line by line, with
+    unchanged lines folded beyond three lines of context."""
     try:
         before = formatter.format_parts(read_case(old.snapshot), case.suite)
         after = formatter.format_parts(read_case(new.snapshot), case.suite)
     except EvalFileError:
         return []
+    texts = [
+        ("Formatted question", before.question, after.question),
+        ("Guidelines", before.guidelines, after.guidelines),
+        ("Judge prompt", before.evaluator_prompt(), after.evaluator_prompt()),
+    ]
     return [
-        ("Formatted question", line_diff(before.question, after.question)),
-        ("Guidelines", line_diff(before.guidelines, after.guidelines)),
-        ("Judge prompt", line_diff(before.evaluator_prompt(), after.evaluator_prompt())),
+        (title, fold_unchanged(line_diff(old_text, new_text), lambda row: row.op == "equal"))
+        for title, old_text, new_text in texts
     ]
 
 

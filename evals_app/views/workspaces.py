@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ..eval_files.dialects import CONFIG_PATH
 from ..forms import FileForm, MemberForm, PatternsForm, SuiteForm, UploadForm
+from ..models import Membership
 from ..permissions import (
     Capability,
     WorkspaceAccess,
@@ -98,12 +99,14 @@ def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
     files = file_rows(workspace, configs)
     counts = status_counts(workspace)
     suites = list(workspace.suites.annotate(case_count=Count("cases")).order_by("path"))
+    members = list(workspace.memberships.select_related("user").order_by("user__username"))
     return {
         "workspace": workspace,
         "access": access,
         "status_counts": counts,
         "review_total": sum(count for _, _, count in counts),
-        "members": workspace.memberships.select_related("user").order_by("user__username"),
+        "members": members,
+        "has_owner": any(m.role == Membership.Role.OWNER for m in members),
         "member_form": MemberForm(),
         "suites": suites,
         "files": files,

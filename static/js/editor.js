@@ -1,4 +1,5 @@
-// The case editor's behaviour beyond htmx: unsaved-changes guard, Ctrl/Cmd+S, growing text areas.
+// The case editor's behaviour beyond htmx: unsaved-changes guard, Ctrl/Cmd+S, shortcuts,
+// growing text areas. A read-only editor (reviewers, viewers) has nothing to save or lose.
 (function () {
   "use strict";
 
@@ -6,9 +7,10 @@
   if (!form) {
     return;
   }
+  const readOnly = form.hasAttribute("data-read-only");
   let dirty = false;
 
-  const markDirty = () => { dirty = true; };
+  const markDirty = () => { dirty = !readOnly; };
   form.addEventListener("input", markDirty);
   form.addEventListener("change", markDirty);
   document.body.addEventListener("turns-changed", markDirty);
@@ -32,8 +34,12 @@
 
   document.addEventListener("keydown", (event) => {
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
+      // Not the browser's "Save page" either: on a read-only editor the key does nothing.
       event.preventDefault();
-      document.getElementById("save-button").click();
+      const save = document.getElementById("save-button");
+      if (save) {
+        save.click();
+      }
     }
   });
 
@@ -41,12 +47,45 @@
   const shortcuts = document.getElementById("shortcuts");
   const typing = (element) =>
     element && (element.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(element.tagName));
-  const press = (id) => {
+  // "a" and "r" do not act at once: they put the cursor in the review note and name the step
+  // that Enter then takes (Shift+Enter starts a new line, Escape cancels).
+  let pending = null;
+  const prepare = (id) => {
     const button = document.getElementById(id);
-    if (button && !button.disabled) {
-      button.click();
+    const note = document.getElementById("review-note");
+    const hint = document.getElementById("review-pending");
+    if (!button || button.disabled || !note) {
+      return;
+    }
+    pending = id;
+    if (hint) {
+      hint.textContent = `Enter: ${button.textContent.trim().toLowerCase()} with this note. Escape: cancel.`;
+    }
+    note.focus();
+  };
+  const cancel = () => {
+    pending = null;
+    const hint = document.getElementById("review-pending");
+    if (hint) {
+      hint.textContent = "";
     }
   };
+  document.addEventListener("keydown", (event) => {
+    if (!pending || event.target.id !== "review-note") {
+      return;
+    }
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      const button = document.getElementById(pending);
+      cancel();
+      if (button && !button.disabled) {
+        button.click();
+      }
+    } else if (event.key === "Escape") {
+      cancel();
+      event.target.blur();
+    }
+  });
   document.addEventListener("click", (event) => {
     if (event.target.closest("[data-show-shortcuts]")) {
       shortcuts.showModal();
@@ -64,10 +103,9 @@
       shortcuts.showModal();
     } else if (link) {
       window.location.assign(link.href);
-    } else if (event.key === "a") {
-      press("approve-button");
-    } else if (event.key === "r") {
-      press("request-changes-button");
+    } else if (event.key === "a" || event.key === "r") {
+      event.preventDefault(); // the letter is not typed into the note it focuses
+      prepare(event.key === "a" ? "approve-button" : "request-changes-button");
     } else if (event.key === "c") {
       const box = document.getElementById("comment-text");
       if (box) {

@@ -88,8 +88,8 @@ def new_page(
     """Open pages, each in a fresh browser context (its own cookies), on the live server.
 
     At teardown the contexts are closed, then the test fails if any page logged a console
-    error (Chromium logs every 4xx and 5xx response there too) or raised an uncaught exception,
-    unless the test expected it.
+    error (Chromium logs every 4xx and 5xx response there too), raised an uncaught exception
+    or reported a Content Security Policy violation, unless the test expected it.
     """
     contexts: list[BrowserContext] = []
     errors: list[str] = []
@@ -97,6 +97,11 @@ def new_page(
     def open_page(viewport: dict[str, int] | None = None) -> Page:
         context = browser.new_context(base_url=live_server.url, viewport=viewport or DESKTOP)
         contexts.append(context)
+        context.expose_binding(
+            "reportCspViolation",
+            lambda source, text: errors.append(f"{source['page'].url}: CSP violation {text}"),
+        )
+        context.add_init_script(REPORT_CSP_VIOLATIONS)
         page = context.new_page()
         page.on("console", lambda message: _record_console_error(errors, page, message))
         page.on("pageerror", lambda error: errors.append(f"{page.url}: uncaught {error}"))
@@ -108,6 +113,18 @@ def new_page(
     unexpected = [e for e in errors if not any(re.search(p, e) for p in expected_console_errors)]
     if unexpected:
         pytest.fail("The browser reported errors:\n" + "\n".join(unexpected), pytrace=False)
+
+
+# Run in every page before its own scripts. A violation is reported whatever the console says:
+# the event names the directive and what was blocked (an inline style, a script, a URL).
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.reportCspViolation(
+    `${event.effectiveDirective} blocked ${event.blockedURI || "inline code"}` +
+    ` at ${event.sourceFile || "?"}:${event.lineNumber}: ${event.sample}`
+  );
+});
+"""
 
 
 def _record_console_error(errors: list[str], page: Page, message: ConsoleMessage) -> None:

@@ -16,6 +16,7 @@ from tests.browser.pages import (
     SINGLE_TURN,
     add_turn,
     attach_file,
+    editor_url,
     file_of,
     input_turns,
     open_editor,
@@ -270,7 +271,7 @@ def test_a_wide_screen_shows_the_preview_beside_the_turns(
     assert preview_box["x"] >= turns_box["x"] + turns_box["width"]
 
 
-def test_a_narrow_screen_stacks_the_preview_below_the_turns(
+def test_a_narrow_screen_shows_the_turns_or_the_preview_at_full_width(
     new_page: Callable[..., Page],
     alice: User,
     example_workspace: Workspace,
@@ -278,14 +279,17 @@ def test_a_narrow_screen_stacks_the_preview_below_the_turns(
 ) -> None:
     page = new_page(viewport={"width": 600, "height": 900})
     sign_in(page, alice, live_server.url)
-    open_editor(page, example_workspace, MULTI_TURN)
+    page.goto(editor_url(example_workspace, MULTI_TURN))
 
     turns = page.get_by_role("region", name="Input turns")
     preview = page.get_by_role("complementary", name="Preview")
     expect(turns).to_be_visible()
+    expect(preview).to_be_hidden()
+    turns_box = turns.bounding_box()
+    page.get_by_role("group", name="Show").get_by_text("Preview").click()
     expect(preview).to_be_visible()
-    turns_box, preview_box = turns.bounding_box(), preview.bounding_box()
+    expect(turns).to_be_hidden()
+    preview_box = preview.bounding_box()
     assert turns_box is not None and preview_box is not None
-    assert preview_box["y"] >= turns_box["y"] + turns_box["height"]
     for box in (turns_box, preview_box):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 600

@@ -80,9 +80,10 @@ def test_editor_and_reviewer_go_through_the_whole_review(
         "Checkout fails with"
     )
 
-    # Rita approves with the keyboard.
+    # Rita approves with the keyboard: "a" opens the note, Enter confirms.
     open_editor(reviewer, example_workspace, MULTI_TURN)
     reviewer.keyboard.press("a")
+    reviewer.keyboard.press("Enter")
     expect(review_panel(reviewer)).to_contain_text("Approved")
 
 

@@ -11,6 +11,7 @@ from django.test import Client
 
 from bench.server import form_fields
 from evals_app.models import Case, Suite, Workspace
+from evals_app.services.case_editing import save_case
 from evals_app.services.documents import case_document
 from evals_app.services.importing import import_workspace
 from tests.factories import admin, database_snapshot, write_files
@@ -177,6 +178,19 @@ def test_save_over_htmx_bumps_the_version_and_says_so(client: Client) -> None:
     assert "case-saved" in response["HX-Trigger"]
 
 
+def test_save_of_a_renamed_case_renames_its_heading_breadcrumb_and_title(client: Client) -> None:
+    case = case_named("http-429-meaning")
+    form = form_of(client.get(editor_url(case)).content.decode())
+    form["id"] = "http-429-explained"
+
+    response = client.post(editor_url(case), {**form, "action": "save"}, HTTP_HX_REQUEST="true")
+
+    html = response.content.decode()
+    assert '<h1 id="case-heading" hx-swap-oob="true">http-429-explained <span' in html
+    assert '<span aria-current="page" id="breadcrumb-case" hx-swap-oob="true">' in html
+    assert "<title>http-429-explained · " in html
+
+
 def test_save_of_an_invalid_case_answers_422_and_keeps_the_stored_case(client: Client) -> None:
     case = case_named("http-429-meaning")
     form = form_of(client.get(editor_url(case)).content.decode())
@@ -305,17 +319,56 @@ def test_pasting_yaml_with_a_new_id_adds_a_case_at_the_end(client: Client) -> No
     assert pasted.position == suite.cases.count() - 1
 
 
-def test_pasting_yaml_with_an_existing_id_replaces_that_case(client: Client) -> None:
+def test_pasting_yaml_with_an_existing_id_shows_the_differences_and_replaces_once_confirmed(
+    client: Client,
+) -> None:
     case = case_named("http-429-meaning")
     snippet = (
         "- id: http-429-meaning\n  outcome: replaced\n"
         "  input_messages:\n    - {role: user, content: hi}\n"
     )
+    before = database_snapshot()
 
-    client.post(paste_url(case.suite), {"yaml": snippet})
+    asked = client.post(paste_url(case.suite), {"yaml": snippet})
+
+    html = unescape(asked.content.decode())
+    assert asked.status_code == 200
+    assert "Replace http-429-meaning?" in html
+    assert '<th scope="row">Outcome</th>' in html and "replaced</pre>" in html
+    assert '<th scope="row">Input turn 1</th>' in html and "user: hi</pre>" in html
+    assert f'name="replace" value="{case.version}"' in html
+    assert database_snapshot() == before
+
+    confirmed = client.post(paste_url(case.suite), {"yaml": snippet, "replace": case.version})
 
     replaced = Case.objects.get(pk=case.pk)
+    assert confirmed.status_code == 302
     assert replaced.document["outcome"] == "replaced" and replaced.position == case.position
+
+
+def test_paste_confirmation_is_asked_again_when_the_case_changed_meanwhile(
+    client: Client,
+) -> None:
+    case = case_named("http-429-meaning")
+    snippet = "id: http-429-meaning\noutcome: replaced\ninput_messages: [{role: user, content: hi}]"
+    seen = case.version
+    save_case(case, {**case_document(case), "outcome": "Someone else's outcome."}, seen)
+
+    response = client.post(paste_url(case.suite), {"yaml": snippet, "replace": seen})
+
+    assert response.status_code == 200
+    assert "was saved again after you looked" in response.content.decode()
+    assert Case.objects.get(pk=case.pk).document["outcome"] == "Someone else's outcome."
+
+
+def test_pasting_an_approved_case_says_the_approval_goes(client: Client) -> None:
+    case = case_named("http-429-meaning")
+    Case.objects.filter(pk=case.pk).update(status="approved")
+    snippet = "id: http-429-meaning\noutcome: replaced\ninput_messages: [{role: user, content: hi}]"
+
+    html = client.post(paste_url(case.suite), {"yaml": snippet}).content.decode()
+
+    assert "it is approved: replacing it dismisses the approval" in html
 
 
 @pytest.mark.parametrize(

@@ -132,7 +132,7 @@ ENDPOINTS = [
     Endpoint(
         "case_editor",
         "post",
-        Capability.VIEW,
+        Capability.EDIT,
         lambda w: {**editor_form(w), "action": "add-turn:input:user"},
     ),
     Endpoint(

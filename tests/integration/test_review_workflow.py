@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -298,7 +300,18 @@ def test_workspace_page_counts_cases_per_status(workspace: Workspace) -> None:
 
     html = client.get(reverse("workspace_detail", args=[workspace.slug])).content.decode()
 
-    assert "Draft: 1. In review: 1. Changes requested: 0. Approved: 0." in html
+    rows = re.findall(
+        r'<th scope="row"><span class="status status-\w+">([^<]+)</span></th>\s*'
+        r'<td class="num">(\d+)</td>',
+        html,
+    )
+    assert rows == [
+        ("Draft", "1"),
+        ("In review", "1"),
+        ("Changes requested", "0"),
+        ("Approved", "0"),
+    ]
+    assert 'aria-label="Approved: 0 of 2 cases"' in html
 
 
 def test_export_approved_only_writes_only_approved_cases(
@@ -313,6 +326,43 @@ def test_export_approved_only_writes_only_approved_cases(
     lines = (tmp_path / "out/support/formatted.jsonl").read_text().splitlines()
     assert [json.loads(line)["id"] for line in lines] == ["refund"]
     assert "other" not in (tmp_path / "out/support/evals/suite.yaml").read_text()
+
+
+def test_approved_only_export_with_nothing_approved_says_so(
+    workspace: Workspace, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    call_command("export_evals", "--out", str(tmp_path / "out"), "--approved-only")
+
+    assert "Note: no case of workspace 'Support' is approved: its suites are exported empty." in (
+        capsys.readouterr().out
+    )
+
+
+def test_approved_only_download_with_nothing_approved_explains_instead(
+    workspace: Workspace,
+) -> None:
+    client = Client()
+    client.force_login(member(workspace, "viewer"))
+    url = reverse("workspace_export", args=[workspace.slug]) + "?approved=1"
+
+    response = client.get(url, follow=True)
+
+    assert response.redirect_chain == [(workspace.get_absolute_url(), 302)]
+    assert "No case of Support is approved yet" in unescape(response.content.decode())
+
+
+def test_approved_only_download_gives_the_approved_cases(workspace: Workspace) -> None:
+    editor, reviewer = member(workspace, "editor"), member(workspace, "reviewer")
+    move(the_case(), editor, Action.SUBMITTED)
+    move(the_case(), reviewer, Action.APPROVED)
+    client = Client()
+    client.force_login(reviewer)
+
+    response = client.get(reverse("workspace_export", args=[workspace.slug]) + "?approved=1")
+
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="support-approved.zip"'
+    response.close()
 
 
 def test_comparing_two_revisions_shows_turn_and_prompt_changes(workspace: Workspace) -> None:
@@ -331,6 +381,31 @@ def test_comparing_two_revisions_shows_turn_and_prompt_changes(workspace: Worksp
 
     assert "moved from 2 to 1" in html and "added" in html
     assert "Formatted question" in html and "@[Assistant]:" in html
+
+
+def test_history_says_what_each_revision_changed(workspace: Workspace) -> None:
+    editor = member(workspace, "editor")
+    case = the_case()
+    document = case_document(case)
+    document["input_messages"][1]["content"] = "I was charged three times."
+    document["input_messages"].append({"role": "assistant", "content": "Which card?"})
+    case = save_case(case, document, case.version, editor)
+    save_case(case, {**document, "outcome": "Refunds."}, case.version, editor, "restored")
+    client = Client()
+    client.force_login(editor)
+
+    html = client.get(
+        reverse("case_history", args=[workspace.slug, case.suite_id, case.pk])
+    ).content.decode()
+
+    what = [
+        unescape(cell) for cell in re.findall(r"<td>([^<]*)</td>\s*<td>(?:<button|</td>)", html)
+    ]
+    assert what == [
+        "restored: outcome changed",
+        "turn 2 text edited; turn 3 added",
+        "as imported",
+    ]
 
 
 @pytest.mark.parametrize("threads", [1, 10])

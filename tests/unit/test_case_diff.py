@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from evals_app.case_diff import conversation_diff, field_changes, line_diff, word_diff
+import pytest
+
+from evals_app.case_diff import (
+    change_summary,
+    conversation_diff,
+    field_changes,
+    fold_unchanged,
+    line_diff,
+    word_diff,
+)
 
 
 def case(*turns: tuple[str, Any], **fields: Any) -> dict[str, Any]:
@@ -102,3 +111,78 @@ def test_line_diff_pairs_changed_lines_side_by_side() -> None:
         ("equal", "Yo", "Yo"),
         ("insert", None, "More"),
     ]
+
+
+def folds(text: str, context: int = 1) -> list[str]:
+    """`text` (one letter per item, `=` unchanged) folded: each run as its letters, folded
+    runs in brackets."""
+    runs = fold_unchanged(list(text), lambda item: item == "=", context)
+    return ["[" + "".join(run.items) + "]" if run.folded else "".join(run.items) for run in runs]
+
+
+@pytest.mark.parametrize(
+    ("items", "context", "expected"),
+    [
+        ("", 3, []),
+        ("ab", 3, ["ab"]),
+        ("=====", 3, ["[=====]"]),  # nothing changed: all of it folds
+        ("=====a", 1, ["[====]", "=a"]),  # context only next to the change
+        ("a=====", 1, ["a=", "[====]"]),
+        ("a======b", 2, ["a==", "[==]", "==b"]),
+        ("a=====b", 2, ["a=====b"]),  # one line would fold: not worth a control
+        ("a====b====c", 1, ["a=", "[==]", "=b=", "[==]", "=c"]),
+        ("a==b", 0, ["a", "[==]", "b"]),
+    ],
+)
+def test_unchanged_runs_fold_beyond_their_context(
+    items: str, context: int, expected: list[str]
+) -> None:
+    assert folds(items, context) == expected
+
+
+def test_a_one_line_change_in_a_long_prompt_keeps_three_lines_around_it() -> None:
+    old = "\n".join(f"line {n}" for n in range(100))
+    new = old.replace("line 50", "line fifty")
+
+    runs = fold_unchanged(line_diff(old, new), lambda row: row.op == "equal")
+
+    assert [(len(run.items), run.folded) for run in runs] == [(47, True), (7, False), (46, True)]
+    assert [row.op for row in runs[1].items] == ["equal"] * 3 + ["replace"] + ["equal"] * 3
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (case(("user", "Hi")), case(("user", "Hi")), []),
+        (case(("user", "Hi")), case(("user", "Hi"), ("assistant", "Yo")), ["turn 2 added"]),
+        (case(("system", "S"), ("user", "Hi")), case(("user", "Hi")), ["turn 1 removed"]),
+        (case(("user", "Hi there")), case(("user", "Hi you there")), ["turn 1 text edited"]),
+        (case(("user", "Hi")), case(("system", "Hi")), ["turn 1 role user → system"]),
+        (
+            case(("user", [{"type": "text", "value": "Hi"}])),
+            case(("user", [{"type": "text", "value": "Hi"}, {"type": "file", "value": "a.md"}])),
+            ["turn 1 files changed"],
+        ),
+        (
+            case(("system", "Be brief."), ("user", "Hi")),
+            case(("user", "Hi"), ("system", "Be brief.")),
+            ["turn 2 moved to 1", "turn 1 moved to 2"],
+        ),
+        (case(("user", "Hi")), case(("user", "Hi"), outcome="Better."), ["outcome changed"]),
+        (case(("user", "Hi")), case(("user", "Hi"), id="renamed"), ["id c → renamed"]),
+        (
+            case(("user", "Hi")),
+            case(("user", "Hi"), execution={"evaluators": [{"type": "code", "script": "x"}]}),
+            ["evaluators changed"],
+        ),
+        (
+            case(("user", "Hi")),
+            {**case(("user", "Hi")), "expected_messages": [{"role": "assistant", "content": "A"}]},
+            ["expected message 1 added"],
+        ),
+    ],
+)
+def test_history_summary_says_what_changed(
+    old: dict[str, Any], new: dict[str, Any], expected: list[str]
+) -> None:
+    assert change_summary(old, new) == expected

@@ -83,6 +83,13 @@ class Command(BaseCommand):
                 for warning in summary.warnings:
                     self.stdout.write(f"warning: {warning}")
                 warnings += len(summary.warnings)
+                if approved_only and summary.cases == 0:
+                    self.stdout.write(
+                        self.style.WARNING(
+                            f"Note: no case of workspace {item.name!r} is approved: "
+                            "its suites are exported empty."
+                        )
+                    )
                 self.stdout.write(
                     self.style.SUCCESS(
                         f"Exported workspace {item.name!r} to {summary.folder}: "
