@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import path
 
 from .views import (
+    case_bulk,
     case_editor,
     exports,
     history,
@@ -36,6 +37,7 @@ SUITE = "w/<slug:slug>/suites/<int:suite_pk>/"
 urlpatterns += [
     path(SUITE, suites.suite_detail, name="suite_detail"),
     path(f"{SUITE}cases/new/", suites.case_create, name="case_create"),
+    path(f"{SUITE}cases/selected/", case_bulk.case_bulk, name="case_bulk"),
     path(f"{SUITE}cases/<int:case_pk>/duplicate/", suites.case_duplicate, name="case_duplicate"),
     path(f"{SUITE}cases/<int:case_pk>/delete/", suites.case_delete, name="case_delete"),
     path(f"{SUITE}cases/<int:case_pk>/move/", suites.case_move, name="case_move"),

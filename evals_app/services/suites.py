@@ -8,19 +8,13 @@ from functools import cached_property
 
 from django.core.paginator import Page, Paginator
 from django.db import transaction
-from django.db.models import (
-    Count,
-    Exists,
-    IntegerField,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-)
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from ..models import Case, CommentThread, ContentBlock, Suite, Workspace
+from ..models import Case, CommentThread, Suite, Workspace
+from .case_list import CaseListing, listed_cases, ordered_cases
 from .case_summaries import StoredFormatting, refresh_summaries, stored_formatting
+from .case_tags import tags_of
 from .formatting import WorkspaceFormatter
 from .workspace_paths import check_path_free, clean_eval_path
 
@@ -45,24 +39,17 @@ class CaseSummary:
     formatted: StoredFormatting | None
     # Set instead of `formatted` when the stored case is not a valid eval case (e.g. no turns).
     problem: str = ""
+    tags: tuple[str, ...] = ()
 
 
-def search_cases(suite: Suite, query: str = "") -> QuerySet[Case]:
-    """The suite's cases in order; with `query`, those whose id, outcome or any turn's content
-    (text, or a referenced file's path) contains it, ignoring case."""
+def _with_open_threads(cases: QuerySet[Case]) -> QuerySet[Case]:
+    """`cases`, each with its number of unresolved comment threads (`open_threads`)."""
     # A subquery rather than a join and GROUP BY: it is counted only for the cases listed.
     threads = CommentThread.objects.filter(case=OuterRef("pk"), resolved_at__isnull=True)
     open_threads = threads.order_by().values("case").annotate(count=Count("pk")).values("count")
-    cases = suite.cases.annotate(
+    return cases.annotate(
         open_threads=Coalesce(Subquery(open_threads), 0, output_field=IntegerField())
-    ).order_by("position")
-    query = query.strip()
-    return cases.filter(_matching(query)) if query else cases
-
-
-def _matching(query: str) -> Q:
-    in_turns = ContentBlock.objects.filter(message__case=OuterRef("pk"), value__icontains=query)
-    return Q(case_id__icontains=query) | Q(outcome__icontains=query) | Q(Exists(in_turns))
+    )
 
 
 class _CountedPaginator(Paginator):
@@ -78,18 +65,21 @@ class _CountedPaginator(Paginator):
         return self.known_count
 
 
-def page_of_cases(suite: Suite, query: str, number: str | None, per_page: int) -> tuple[Page, int]:
-    """Page `number` of `search_cases(suite, query)` (as `Paginator.get_page` picks it), and
-    how many cases the suite has in all.
+def page_of_cases(
+    suite: Suite, listing: CaseListing, number: str | None, per_page: int
+) -> tuple[Page, int]:
+    """Page `number` (as `Paginator.get_page` picks it) of the cases `listing` keeps, in its
+    order, and how many cases the suite has in all.
 
-    One query: each row carries the number of matching cases and of all cases, counted by
-    subqueries that do not depend on the row (so counted once), while the rest of the row is
-    read for the page only.
+    One query (two with a tag filter, see case_tags.py): each row carries the number of listed
+    cases and of all cases, counted by subqueries that do not depend on the row (so counted
+    once), while the rest of the row is read for the page only.
     """
-    query = query.strip()
     everything = Case.objects.filter(suite=suite)
-    matching = everything.filter(_matching(query)) if query else everything
-    cases = search_cases(suite, query).annotate(matching=_count(matching), total=_count(everything))
+    matching = listed_cases(suite, listing)
+    cases = ordered_cases(_with_open_threads(matching), listing.sort).annotate(
+        matching=_count(matching), total=_count(everything)
+    )
     try:
         wanted = max(int(number or 1), 1)
     except ValueError:
@@ -116,6 +106,12 @@ def summarize_cases(
     listed = list(cases)
     refresh_summaries(formatter, suite, listed)
     return [
-        CaseSummary(case, case.input_turns, stored_formatting(case), case.format_problem)
+        CaseSummary(
+            case,
+            case.input_turns,
+            stored_formatting(case),
+            case.format_problem,
+            tuple(tags_of(case)),
+        )
         for case in listed
     ]
