@@ -88,8 +88,8 @@ def page_of_cases(
     if rows:
         paginator = _CountedPaginator(cases, per_page, rows[0].matching)
         return Page(rows, wanted, paginator), rows[0].total
-    # Past the last page, or nothing matches: counted apart (rare).
-    paginator = _CountedPaginator(cases, per_page, cases.count())
+    # Nothing matches (an empty first page), or past the last page: counted apart.
+    paginator = _CountedPaginator(cases, per_page, 0 if wanted == 1 else cases.count())
     return paginator.get_page(wanted), suite.cases.count()
 
 
