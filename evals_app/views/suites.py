@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import push_url
 
 from ..formatting.errors import EvalFileError
 from ..forms import CaseForm, CaseListForm
@@ -35,8 +36,15 @@ def suite_detail(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResp
     access = workspace_access(request.user, slug)
     suite = get_object_or_404(access.workspace.suites, pk=suite_pk)
     list_form = CaseListForm(request.GET)
-    context = suite_context(access, suite, list_form, page=request.GET.get("page"))
-    return render_page(request, SUITE_PAGE, context, partial="cases")
+    page = request.GET.get("page")
+    context = suite_context(access, suite, list_form, page=page)
+    response = render_page(request, SUITE_PAGE, context, partial="cases")
+    if request.htmx and not request.htmx.history_restore_request:
+        # The address bar gets the list's URL without the form's empty fields, to share.
+        parameters = context["listing"].parameters() | ({"page": page} if page else {})
+        url = request.path + (f"?{urlencode(parameters)}" if parameters else "")
+        push_url(response, url)
+    return response
 
 
 @require_POST

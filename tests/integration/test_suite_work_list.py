@@ -263,3 +263,13 @@ def test_changing_a_case_in_a_filtered_list_comes_back_to_that_list(
     assert response.status_code == 302
     query = parse_qs(urlsplit(response["Location"]).query)
     assert query == {"tag": ["smoke"], "sort": ["-id"], "page": ["1"]}
+
+
+def test_htmx_puts_the_lists_url_without_empty_fields_in_the_address_bar(
+    signed_in: Client, work: Suite
+) -> None:
+    form = {"q": "", "status": "approved", "warnings": "", "markers": "", "tag": "", "sort": ""}
+
+    response = signed_in.get(page_url(work), form, HTTP_HX_REQUEST="true")
+
+    assert response["HX-Push-Url"] == f"{page_url(work)}?status=approved"
