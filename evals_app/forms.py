@@ -159,7 +159,8 @@ class CaseListForm(PageForm):
 
     def listing(self) -> CaseListing:
         """The listing the valid fields ask for (the whole suite in its order when unbound)."""
-        if not self.is_valid() and not self.is_bound:
+        if not self.is_bound:
             return CaseListing()
+        self.is_valid()  # fills `cleaned_data` with the valid fields only
         fields = {name: self.cleaned_data.get(name) or "" for name in self.fields}
         return CaseListing(**{name: value.strip() for name, value in fields.items()})
