@@ -6,7 +6,8 @@ from typing import Any
 
 from django import forms
 
-from .models import Membership
+from .models import Membership, ReviewStatus
+from .services.case_list import MARKERS, SORTS, WARNINGS, CaseListing
 
 
 def _one_line_ends(text: str) -> str:
@@ -157,3 +158,56 @@ class WorkspaceDeleteForm(PageForm):
     id_prefix = "delete"
 
     confirm_name = forms.CharField(label="Type the workspace's name to confirm", max_length=200)
+
+
+class CaseListForm(PageForm):
+    """The suite page's search, filters and order, read from its query string (a GET form).
+
+    A value that is not one of the choices counts as no filter: a stale or mistyped link still
+    shows the suite.
+    """
+
+    id_prefix = "list"
+
+    q = forms.CharField(
+        label="Search cases",
+        required=False,
+        widget=forms.TextInput(
+            attrs={
+                "type": "search",
+                "id": "case-search",  # the box htmx never swaps (the table is re-rendered)
+                "placeholder": "id, outcome or turn text",
+                "autocomplete": "off",
+            }
+        ),
+    )
+    status = forms.ChoiceField(
+        label="Review", required=False, choices=[("", "Any status"), *ReviewStatus.choices]
+    )
+    warnings = forms.ChoiceField(
+        label="Warnings", required=False, choices=[("", "With or without"), *WARNINGS.items()]
+    )
+    markers = forms.ChoiceField(
+        label="Role markers", required=False, choices=[("", "Any"), *MARKERS.items()]
+    )
+    tag = forms.CharField(
+        label="Tag",
+        required=False,
+        max_length=200,
+        widget=forms.TextInput(attrs={"placeholder": "smoke", "spellcheck": "false"}),
+    )
+    sort = forms.ChoiceField(label="Sort by", required=False, choices=list(SORTS.items()))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The menus re-list the cases as soon as they change (the page's htmx trigger).
+        for name in ("status", "warnings", "markers", "sort"):
+            self.fields[name].widget.attrs["class"] = "list-filter"
+
+    def listing(self) -> CaseListing:
+        """The listing the valid fields ask for (the whole suite in its order when unbound)."""
+        if not self.is_bound:
+            return CaseListing()
+        self.is_valid()  # fills `cleaned_data` with the valid fields only
+        fields = {name: self.cleaned_data.get(name) or "" for name in self.fields}
+        return CaseListing(**{name: value.strip() for name, value in fields.items()})

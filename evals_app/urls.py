@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import path
 
 from .views import (
+    case_bulk,
     case_editor,
     exports,
     history,
@@ -47,6 +48,7 @@ urlpatterns += [
     path(f"{SUITE}rename/", suite_settings.suite_rename, name="suite_rename"),
     path(f"{SUITE}delete/", suite_settings.suite_delete, name="suite_delete"),
     path(f"{SUITE}cases/new/", suites.case_create, name="case_create"),
+    path(f"{SUITE}cases/selected/", case_bulk.case_bulk, name="case_bulk"),
     path(f"{SUITE}cases/<int:case_pk>/duplicate/", suites.case_duplicate, name="case_duplicate"),
     path(f"{SUITE}cases/<int:case_pk>/delete/", suites.case_delete, name="case_delete"),
     path(f"{SUITE}cases/<int:case_pk>/move/", suites.case_move, name="case_move"),

@@ -9,6 +9,7 @@ then come back to their new places: two UPDATE statements, never a collision.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Case, F, QuerySet, Value, When
@@ -42,4 +43,28 @@ def shift_positions(
     if placing is not None:
         pk, position = placing
         back = Case(When(pk=pk, then=Value(position)), default=back)
+    siblings.filter(position__gte=FAR).update(position=back)
+
+
+def close_gaps(siblings: QuerySet[Any], removed: Iterable[int]) -> None:
+    """Renumber `siblings` after the rows at the `removed` positions left them (deleted, or moved
+    to another parent), so that their positions run without gaps again, order kept.
+
+    Each row moves down by the number of removed positions below it: two UPDATE statements, as
+    in `shift_positions`, whatever the number of rows. Call this inside a transaction that has
+    locked the parent row, after the removed rows are gone.
+    """
+    gone = sorted(set(removed))
+    if not gone:
+        return
+    if not siblings.filter(position__gt=gone[0]).update(position=F("position") + FAR):
+        return
+    # The first `When` that matches wins: test the highest removed position first.
+    back = Case(
+        *(
+            When(position__gt=FAR + position, then=F("position") - FAR - (below + 1))
+            for below, position in reversed(list(enumerate(gone)))
+        ),
+        default=F("position") - FAR,
+    )
     siblings.filter(position__gte=FAR).update(position=back)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -10,20 +9,15 @@ from functools import cached_property
 from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
 from django.db import transaction
-from django.db.models import (
-    Count,
-    IntegerField,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-)
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from ..eval_files.dialects import EVAL_SCHEMA
 from ..models import ActivityRecord, Case, CommentThread, Suite, Workspace
 from .activity import record_activity
+from .case_list import CaseListing, listed_cases, ordered_cases
 from .case_summaries import StoredFormatting, refresh_summaries, stored_formatting
+from .case_tags import tags_of
 from .formatting import WorkspaceFormatter
 from .workspace_paths import check_path_free, clean_eval_path
 
@@ -91,26 +85,17 @@ class CaseSummary:
     formatted: StoredFormatting | None
     # Set instead of `formatted` when the stored case is not a valid eval case (e.g. no turns).
     problem: str = ""
+    tags: tuple[str, ...] = ()
 
 
-def search_cases(suite: Suite, query: str = "") -> QuerySet[Case]:
-    """The suite's cases in order; with `query`, those whose id or any text of the case (its
-    turns, referenced files' paths, outcome, other fields) contains it, ignoring case."""
+def _with_open_threads(cases: QuerySet[Case]) -> QuerySet[Case]:
+    """`cases`, each with its number of unresolved comment threads (`open_threads`)."""
     # A subquery rather than a join and GROUP BY: it is counted only for the cases listed.
     threads = CommentThread.objects.filter(case=OuterRef("pk"), resolved_at__isnull=True)
     open_threads = threads.order_by().values("case").annotate(count=Count("pk")).values("count")
-    cases = suite.cases.annotate(
+    return cases.annotate(
         open_threads=Coalesce(Subquery(open_threads), 0, output_field=IntegerField())
-    ).order_by("position")
-    query = query.strip()
-    return cases.filter(_matching(query)) if query else cases
-
-
-def _matching(query: str) -> Q:
-    # The document is stored as JSON text: the query is looked for as JSON writes it, so
-    # quotes, backslashes and line breaks in it match too.
-    as_json = json.dumps(query, ensure_ascii=False)[1:-1]
-    return Q(case_id__icontains=query) | Q(document__icontains=as_json)
+    )
 
 
 class _CountedPaginator(Paginator):
@@ -126,18 +111,21 @@ class _CountedPaginator(Paginator):
         return self.known_count
 
 
-def page_of_cases(suite: Suite, query: str, number: str | None, per_page: int) -> tuple[Page, int]:
-    """Page `number` of `search_cases(suite, query)` (as `Paginator.get_page` picks it), and
-    how many cases the suite has in all.
+def page_of_cases(
+    suite: Suite, listing: CaseListing, number: str | None, per_page: int
+) -> tuple[Page, int]:
+    """Page `number` (as `Paginator.get_page` picks it) of the cases `listing` keeps, in its
+    order, and how many cases the suite has in all.
 
-    One query: each row carries the number of matching cases and of all cases, counted by
-    subqueries that do not depend on the row (so counted once), while the rest of the row is
-    read for the page only.
+    One query (two with a tag filter, see case_tags.py): each row carries the number of listed
+    cases and of all cases, counted by subqueries that do not depend on the row (so counted
+    once), while the rest of the row is read for the page only.
     """
-    query = query.strip()
     everything = Case.objects.filter(suite=suite)
-    matching = everything.filter(_matching(query)) if query else everything
-    cases = search_cases(suite, query).annotate(matching=_count(matching), total=_count(everything))
+    matching = listed_cases(suite, listing)
+    cases = ordered_cases(_with_open_threads(matching), listing.sort).annotate(
+        matching=_count(matching), total=_count(everything)
+    )
     try:
         wanted = max(int(number or 1), 1)
     except ValueError:
@@ -146,8 +134,8 @@ def page_of_cases(suite: Suite, query: str, number: str | None, per_page: int) -
     if rows:
         paginator = _CountedPaginator(cases, per_page, rows[0].matching)
         return Page(rows, wanted, paginator), rows[0].total
-    # Past the last page, or nothing matches: counted apart (rare).
-    paginator = _CountedPaginator(cases, per_page, cases.count())
+    # Nothing matches (an empty first page), or past the last page: counted apart.
+    paginator = _CountedPaginator(cases, per_page, 0 if wanted == 1 else cases.count())
     return paginator.get_page(wanted), suite.cases.count()
 
 
@@ -164,6 +152,12 @@ def summarize_cases(
     listed = list(cases)
     refresh_summaries(formatter, suite, listed)
     return [
-        CaseSummary(case, case.input_turns, stored_formatting(case), case.format_problem)
+        CaseSummary(
+            case,
+            case.input_turns,
+            stored_formatting(case),
+            case.format_problem,
+            tuple(tags_of(case)),
+        )
         for case in listed
     ]

@@ -11,11 +11,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import push_url
 
 from ..eval_files.errors import EvalFileError
-from ..forms import CaseForm
+from ..forms import CaseForm, CaseListForm
 from ..models import Case, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
+from ..services.case_list import refresh_suite_summaries
 from ..services.cases import Direction, create_case, delete_case, duplicate_case, move_case
 from ..services.formatting import WorkspaceFormatter
 from ..services.suites import page_of_cases, summarize_cases
@@ -29,11 +31,20 @@ CASES_PER_PAGE = 50
 @require_GET
 @vary_on_headers("HX-Request")
 def suite_detail(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResponse:
-    """The suite's cases (`?q=` searches them); htmx gets only the table of cases."""
+    """The suite's cases, searched, filtered and sorted as the query string says (see
+    CaseListForm); htmx gets only the table of cases."""
     access = workspace_access(request.user, slug)
     suite = get_object_or_404(access.workspace.suites, pk=suite_pk)
-    context = _suite_context(access, suite, request.GET.get("q", ""), page=request.GET.get("page"))
-    return render_page(request, SUITE_PAGE, context, partial="cases")
+    list_form = CaseListForm(request.GET)
+    page = request.GET.get("page")
+    context = suite_context(access, suite, list_form, page=page)
+    response = render_page(request, SUITE_PAGE, context, partial="cases")
+    if request.htmx and not request.htmx.history_restore_request:
+        # The address bar gets the list's URL without the form's empty fields, to share.
+        parameters = context["listing"].parameters() | ({"page": page} if page else {})
+        url = request.path + (f"?{urlencode(parameters)}" if parameters else "")
+        push_url(response, url)
+    return response
 
 
 @require_POST
@@ -51,7 +62,7 @@ def case_create(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRespo
         else:
             messages.success(request, f"Added {case.case_id}.")
             return redirect("case_editor", workspace.slug, suite.pk, case.pk)
-    context = _suite_context(access, suite, "", case_form=form)
+    context = suite_context(access, suite, CaseListForm(), case_form=form)
     return render(request, SUITE_PAGE, context, status=422)
 
 
@@ -68,7 +79,7 @@ def case_duplicate(
         messages.error(request, error.message)
     else:
         messages.success(request, f"Duplicated {case.case_id} as {copy.case_id}.")
-    return _cases_changed(request, access, case.suite)
+    return cases_changed(request, access, case.suite)
 
 
 @require_POST
@@ -78,7 +89,7 @@ def case_delete(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
     access, case = _get_case(request, slug, suite_pk, case_pk)
     delete_case(case, signed_in_user(request))
     messages.success(request, f"Deleted {case.case_id}.")
-    return _cases_changed(request, access, case.suite)
+    return cases_changed(request, access, case.suite)
 
 
 @require_POST
@@ -91,7 +102,7 @@ def case_move(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) 
         return HttpResponseBadRequest("direction must be up or down")
     if move_case(case, cast(Direction, direction), signed_in_user(request)):
         messages.success(request, f"Moved {case.case_id} {direction}.")
-    return _cases_changed(request, access, case.suite)
+    return cases_changed(request, access, case.suite)
 
 
 def _get_case(
@@ -107,39 +118,49 @@ def _get_case(
     return access, case
 
 
-def _cases_changed(request: HtmxHttpRequest, access: WorkspaceAccess, suite: Suite) -> HttpResponse:
+def cases_changed(request: HtmxHttpRequest, access: WorkspaceAccess, suite: Suite) -> HttpResponse:
     """htmx gets the re-rendered table; a plain form goes back to the page (post/redirect/get).
 
-    The search the person was looking at (`q`, sent along by each form) is kept.
+    The list the person was looking at (search, filters, order and page, sent along by each
+    form) is kept.
     """
-    query = request.POST.get("q", "").strip()
+    list_form = CaseListForm(request.POST)
     page = request.POST.get("page", "")
     if request.htmx:
-        context = _suite_context(access, suite, query, page=page)
+        context = suite_context(access, suite, list_form, page=page)
         return render_page(request, SUITE_PAGE, context, partial="cases")
     url = reverse("suite_detail", args=[suite.workspace.slug, suite.pk])
-    parameters = {name: value for name, value in (("q", query), ("page", page)) if value}
+    parameters = list_form.listing().parameters() | ({"page": page} if page else {})
     return redirect(f"{url}?{urlencode(parameters)}" if parameters else url)
 
 
-def _suite_context(
+def suite_context(
     access: WorkspaceAccess,
     suite: Suite,
-    query: str,
+    list_form: CaseListForm,
     case_form: CaseForm | None = None,
     page: str | None = None,
 ) -> dict[str, Any]:
+    """What the suite page shows: page `page` of the cases `list_form` asks for."""
     workspace = access.workspace
-    query = query.strip()
+    listing = list_form.listing()
+    formatter = WorkspaceFormatter(workspace)
+    if listing.needs_summaries:
+        refresh_suite_summaries(formatter, suite)
     # A page of cases at a time: rendering a row costs far more than reading it, and a
     # suite of thousands of cases must still open at once.
-    page_obj, total = page_of_cases(suite, query, page, CASES_PER_PAGE)
-    summaries = summarize_cases(WorkspaceFormatter(workspace), suite, page_obj.object_list)
+    page_obj, total = page_of_cases(suite, listing, page, CASES_PER_PAGE)
+    summaries = summarize_cases(formatter, suite, page_obj.object_list)
     return {
         "workspace": workspace,
         "access": access,
         "suite": suite,
-        "query": query,
+        "listing": listing,
+        "list_form": list_form,
+        "list_query": urlencode(listing.parameters()),
+        "selectable": access.can_edit or access.can_review,
+        # Evaluated only where the page offers moving cases (editors, a non-empty list).
+        "move_targets": workspace.suites.exclude(pk=suite.pk).only("path", "workspace"),
         "summaries": summaries,
         "page_obj": page_obj,
         "total": total,

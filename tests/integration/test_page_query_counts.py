@@ -74,6 +74,38 @@ def test_searching_1000_cases_uses_as_many_queries_as_a_small_suite(
     assert counts[0] == counts[1]
 
 
+@pytest.mark.parametrize(
+    "listing",
+    [
+        {"status": "draft"},
+        {"warnings": "with"},
+        {"warnings": "without"},
+        {"markers": "markers"},
+        {"markers": "cannot"},
+        {"tag": "smoke"},
+        {"sort": "-changed"},
+        {"sort": "status"},
+        {"q": "order", "tag": "billing", "markers": "flat", "sort": "-id", "page": "2"},
+    ],
+    ids=lambda listing: "&".join(f"{name}={value}" for name, value in listing.items()),
+)
+def test_filtering_and_sorting_1000_cases_uses_as_many_queries_as_a_small_suite(
+    signed_in: Client, suites: tuple[Suite, Suite], listing: dict[str, str]
+) -> None:
+    counts = [
+        queries(
+            signed_in,
+            "get",
+            reverse("suite_detail", args=[s.workspace.slug, s.pk]),
+            data=listing,
+        )
+        for s in suites
+    ]
+
+    # At most two more than the plain page: the tag's candidates, the summaries' freshness.
+    assert counts[0] == counts[1] <= SUITE_PAGE_QUERIES + 2
+
+
 def editor_url(case: Case, suffix: str = "") -> str:
     suite = case.suite
     return reverse("case_editor", args=[suite.workspace.slug, suite.pk, case.pk]) + suffix

@@ -107,6 +107,11 @@ def editor_form(world: World) -> dict[str, str]:
     }
 
 
+def selected(world: World, action: str) -> dict[str, str]:
+    """The suite page's bulk form: `action` on the world's case."""
+    return {"action": action, "cases": str(world.case.pk)}
+
+
 @dataclass(frozen=True)
 class Endpoint:
     """A request to make and the capability it needs."""
@@ -151,6 +156,12 @@ ENDPOINTS = [
     Endpoint("case_duplicate", "post", Capability.EDIT),
     Endpoint("case_move", "post", Capability.EDIT, lambda w: {"direction": "down"}),
     Endpoint("case_delete", "post", Capability.EDIT),
+    Endpoint("case_bulk", "post", Capability.EDIT, lambda w: selected(w, "submit")),
+    Endpoint("case_bulk", "post", Capability.REVIEW, lambda w: selected(w, "approve")),
+    Endpoint("case_bulk", "post", Capability.EDIT, lambda w: selected(w, "delete")),
+    Endpoint(
+        "case_bulk", "post", Capability.EDIT, lambda w: {**selected(w, "move"), "target": "0"}
+    ),
     Endpoint("file_create", "get", Capability.EDIT),
     Endpoint("file_create", "post", Capability.EDIT, lambda w: {"path": "new.md", "text": "x"}),
     Endpoint("file_upload", "post", Capability.EDIT, lambda w: {"path": "up.md"}),
