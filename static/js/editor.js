@@ -1,5 +1,6 @@
-// The case editor's behaviour beyond htmx: unsaved-changes guard, Ctrl/Cmd+S, shortcuts,
-// growing text areas. A read-only editor (reviewers, viewers) has nothing to save or lose.
+// The case editor's behaviour beyond htmx: unsaved-changes guard, Ctrl/Cmd+S, shortcuts, a
+// preview of fields changed before htmx started, growing text areas. A read-only editor
+// (reviewers, viewers) has nothing to save or lose.
 (function () {
   "use strict";
 
@@ -112,6 +113,34 @@
         event.preventDefault(); // the "c" is not typed into the box it focuses
         box.focus();
       }
+    }
+  });
+
+  // The preview follows the fields through the events htmx listens to, but fields can change
+  // before it listens: the page can be typed or pasted in as soon as it shows, while its
+  // deferred scripts still load (htmx starts once all have run), and going Back the browser
+  // puts unsaved text back in the fields. The page was rendered, preview included, from the
+  // fields' default values: when htmx has started, ask for a preview if any field differs.
+  const preview = document.getElementById("preview");
+  const fields = () => [
+    ...form.elements,
+    ...document.querySelectorAll("#preview-controls input, #candidate-answer"),
+  ];
+  const edited = (field) => {
+    if (field instanceof HTMLSelectElement) {
+      const initial = [...field.options].find((option) => option.defaultSelected) || field.options[0];
+      return initial !== undefined && !initial.selected;
+    }
+    if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio")) {
+      return field.checked !== field.defaultChecked;
+    }
+    return (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)
+      && field.value !== field.defaultValue;
+  };
+  document.body.addEventListener("htmx:load", (event) => {
+    // htmx fires it on <body> once, when it has started; later ones come from swapped content.
+    if (preview && event.target === document.body && fields().some(edited)) {
+      preview.dispatchEvent(new CustomEvent("preview-stale"));
     }
   });
 

@@ -77,6 +77,72 @@ def test_typing_while_the_preview_is_loading_still_reaches_the_preview(
     expect(question(editor)).to_have_text(re.compile(r"Be brief\. Thanks!$"))
 
 
+def test_typing_in_the_candidate_answer_and_a_turn_at_once_previews_both(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    """The answer and the turns share one preview: whichever was typed last, the request that
+    waits for the loading one is sent with what every field holds by then."""
+    open_editor(editor, example_workspace, MULTI_TURN)
+    held: list[Route] = []
+
+    def hold_the_first_preview(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    editor.route("**/preview/", hold_the_first_preview)
+    answer = editor.get_by_label("Candidate answer")
+    answer.press_sequentially("Stop the loop")
+    expect(editor.locator("#preview")).to_have_class(re.compile(r"\bhtmx-request\b"))
+    text_of(editor, 2).fill("Where is the bug?")  # while the preview of the answer is loading
+    answer.press_sequentially(" at i < items.length.")
+    held[0].continue_()
+
+    expect(question(editor)).to_contain_text("@[User]:\nWhere is the bug?")
+    expect(editor.get_by_label("Judge prompt", exact=True).locator("pre")).to_contain_text(
+        "[[ ## candidate_answer ## ]]\nStop the loop at i < items.length."
+    )
+
+
+def test_text_typed_before_the_page_has_loaded_still_reaches_the_preview(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    """The page can be typed in as soon as it shows, before its scripts have run: what was
+    typed (or pasted) then must reach the preview once they have."""
+    held: list[Route] = []
+    # The browser runs the page's deferred scripts, and htmx starts, only once all have loaded.
+    editor.route("**/js/form-json.js", lambda route: held.append(route))
+    editor.goto(editor_url(example_workspace, MULTI_TURN), wait_until="commit")
+    text_of(editor, 2).fill("Where is the bug?")
+    editor.get_by_label("Candidate answer").fill("Stop the loop at i < items.length.")
+    assert editor.evaluate("document.readyState") == "interactive"  # still loading its scripts
+    held[0].continue_()
+
+    expect(question(editor)).to_contain_text("@[User]:\nWhere is the bug?")
+    expect(editor.get_by_label("Judge prompt", exact=True).locator("pre")).to_contain_text(
+        "[[ ## candidate_answer ## ]]\nStop the loop at i < items.length."
+    )
+
+
+def test_edits_the_browser_restores_on_back_are_previewed(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    """Going back to the editor, the browser puts the unsaved text back in its fields; the
+    preview (rendered from the saved case) must follow them."""
+    open_editor(editor, example_workspace, SINGLE_TURN)
+    text_of(editor, 1).fill("An unsaved question.")
+    expect(question(editor)).to_have_text("An unsaved question.")
+    editor.once("dialog", lambda dialog: dialog.accept())  # "Leave site?": yes
+    editor.get_by_role("link", name="History").click()
+    expect(editor.get_by_role("heading", name="History", level=1)).to_be_visible()
+
+    editor.go_back()
+
+    expect(text_of(editor, 1)).to_have_value("An unsaved question.")
+    expect(question(editor)).to_have_text("An unsaved question.")
+
+
 def test_adding_a_user_turn_ends_the_question_with_a_user_turn(
     editor: Page, example_workspace: Workspace
 ) -> None:
