@@ -74,7 +74,7 @@ def file_rows(workspace: Workspace) -> list[FileRow]:
     patterns = compile_patterns(tuple(workspace.guideline_patterns))
     files = workspace.files.order_by("path").annotate(size=TextBytes("text"))
     return [
-        FileRow(pk, path, size, is_guideline=patterns.fullmatch(path) is not None)
+        FileRow(pk, path, size, is_guideline=patterns.matches(path))
         for pk, path, size in files.values_list("pk", "path", "size")
     ]
 
