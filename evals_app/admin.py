@@ -1,10 +1,24 @@
-"""The Django admin: every stored object, for superusers."""
+"""The Django admin: every stored object, for superusers.
+
+Saving an object unchanged changes nothing. JSON columns are edited as JSON (OrderedJSONField's
+form field); those that only record how a file was written (key orders), what the app computed
+(formatting warnings) or history (revision snapshots) are shown read-only. Text is kept as typed
+(Django's forms strip it), with the line ends of the files it was imported from.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
 from django.contrib import admin
-from django.db.models import QuerySet
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from .models import (
     Case,
@@ -19,9 +33,50 @@ from .models import (
     Workspace,
     WorkspaceFile,
 )
+from .models.ordered_json import OrderedJSONField, readable_json
+from .services.case_summaries import mark_workspace_stale
+from .services.workspace_files import GuidelinePatternError, check_guideline_patterns
 
 
-class MembershipInline(admin.TabularInline):
+class TextAsTyped(forms.CharField):
+    """A text box whose value is kept as typed: not stripped, line ends LF.
+
+    Browsers send a text box's line ends as CRLF (HTML spec, "textarea wrapping"); the files,
+    outcomes and messages of a workspace keep the LF line ends they were imported with.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**{**kwargs, "strip": False})
+
+    def to_python(self, value: Any) -> Any:
+        text = super().to_python(value)
+        return text.replace("\r\n", "\n") if isinstance(text, str) else text
+
+
+class KeepsText(admin.options.BaseModelAdmin):
+    """Admin pages and inlines whose text columns save back exactly what they show."""
+
+    def formfield_for_dbfield(
+        self, db_field: models.Field, request: HttpRequest, **kwargs: Any
+    ) -> forms.Field | None:
+        if isinstance(db_field, models.TextField) and not isinstance(db_field, OrderedJSONField):
+            kwargs.setdefault("form_class", TextAsTyped)
+            if db_field.null:
+                kwargs.setdefault("empty_value", None)  # an empty box stays "no value"
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+
+def json_display(name: str) -> Callable[[Any, Model], SafeString]:
+    """A ModelAdmin method for `readonly_fields`: the JSON field `name`, indented."""
+
+    @admin.display(description=name.replace("_", " "))
+    def display(model_admin: Any, obj: Model) -> SafeString:
+        return format_html("<pre>{}</pre>", readable_json(getattr(obj, name)))
+
+    return display
+
+
+class MembershipInline(KeepsText, admin.TabularInline):
     model = Membership
     extra = 1
     autocomplete_fields = ["user"]
@@ -31,56 +86,86 @@ class MembershipInline(admin.TabularInline):
         return super().get_queryset(request).select_related("user", "workspace")
 
 
+class WorkspaceForm(forms.ModelForm):
+    """A workspace, its guideline patterns checked as the workspace page checks them."""
+
+    class Meta:
+        model = Workspace
+        fields = "__all__"
+
+    def clean_guideline_patterns(self) -> list[str]:
+        try:
+            return check_guideline_patterns(self.cleaned_data["guideline_patterns"])
+        except GuidelinePatternError as error:
+            raise ValidationError(error.message) from None
+
+
 @admin.register(Workspace)
-class WorkspaceAdmin(admin.ModelAdmin):
+class WorkspaceAdmin(KeepsText, admin.ModelAdmin):
+    form = WorkspaceForm
     list_display = ["name", "slug", "updated_at"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
 
+    def save_model(self, request: HttpRequest, obj: Workspace, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and "guideline_patterns" in form.changed_data:
+            mark_workspace_stale(obj)  # the suite pages' summaries follow the new patterns
+
 
 @admin.register(WorkspaceFile)
-class WorkspaceFileAdmin(admin.ModelAdmin):
+class WorkspaceFileAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["path", "workspace", "updated_at"]
     list_filter = ["workspace"]
     search_fields = ["path"]
 
 
 @admin.register(Suite)
-class SuiteAdmin(admin.ModelAdmin):
+class SuiteAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["path", "workspace", "updated_at"]
     list_filter = ["workspace"]
     search_fields = ["path"]
+    exclude = ["key_order"]
+    readonly_fields = ["key_order_json"]
+    key_order_json = json_display("key_order")
 
 
-class MessageInline(admin.TabularInline):
+class MessageInline(KeepsText, admin.TabularInline):
     model = Message
     extra = 0
     fields = ["section", "position", "role", "content_form"]
 
 
 @admin.register(Case)
-class CaseAdmin(admin.ModelAdmin):
+class CaseAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["case_id", "suite", "position", "status", "version", "updated_at"]
     list_filter = ["status", "suite__workspace"]
     search_fields = ["case_id", "outcome"]
     inlines = [MessageInline]
+    exclude = ["key_order", "format_warnings"]
+    readonly_fields = ["key_order_json", "format_warnings_json"]
+    key_order_json = json_display("key_order")
+    format_warnings_json = json_display("format_warnings")
 
 
 @admin.register(ContentBlock)
-class ContentBlockAdmin(admin.ModelAdmin):
+class ContentBlockAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["message", "position", "type"]
     list_filter = ["type"]
+    exclude = ["key_order"]
+    readonly_fields = ["key_order_json"]
+    key_order_json = json_display("key_order")
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["user", "workspace", "role", "created_at"]
     list_filter = ["role", "workspace"]
 
 
 @admin.register(ReviewEvent)
-class ReviewEventAdmin(admin.ModelAdmin):
+class ReviewEventAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["case", "actor", "action", "from_status", "to_status", "created_at"]
     # Named: the admin's own select_related() skips nullable keys (actor, author,
     # created_by here and below), which then cost a query per row.
@@ -88,7 +173,7 @@ class ReviewEventAdmin(admin.ModelAdmin):
     list_filter = ["action"]
 
 
-class CommentInline(admin.TabularInline):
+class CommentInline(KeepsText, admin.TabularInline):
     model = Comment
     extra = 0
     # A search box rather than a menu of every account on each row.
@@ -100,13 +185,16 @@ class CommentInline(admin.TabularInline):
 
 
 @admin.register(CommentThread)
-class CommentThreadAdmin(admin.ModelAdmin):
+class CommentThreadAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["case", "anchor_label", "created_by", "created_at", "resolved_at"]
     list_select_related = ["case", "created_by"]
     inlines = [CommentInline]
 
 
 @admin.register(Revision)
-class RevisionAdmin(admin.ModelAdmin):
+class RevisionAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["case", "number", "author", "created_at", "summary"]
     list_select_related = ["case", "author"]
+    exclude = ["snapshot"]
+    readonly_fields = ["snapshot_json"]
+    snapshot_json = json_display("snapshot")

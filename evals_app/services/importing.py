@@ -17,6 +17,7 @@ from ..formatting.eval_file import (
     parse_guideline_patterns,
     validate_eval_document,
 )
+from ..formatting.guideline_patterns import compile_patterns
 from ..formatting.schema import EvalCase, Execution
 from ..formatting.workspace_files import DirectoryFiles, FileSource, resolve_file
 from ..formatting.yaml_loader import MAX_BYTES, load_yaml
@@ -110,9 +111,15 @@ def _read_config(root: Path) -> tuple[list[str], dict]:
         raise ImportFailed([EvalFileError(OUTSIDE_LINK, file=CONFIG_PATH)])
     source = config_file.read_bytes() if config_file.is_file() else None
     try:
-        return parse_guideline_patterns(source)
+        patterns, config = parse_guideline_patterns(source)
     except EvalFileError as error:
         raise ImportFailed([error.located(CONFIG_PATH)]) from None
+    try:
+        compile_patterns(tuple(patterns))  # a pattern that cannot match would fail every page
+    except ValueError as error:
+        invalid = EvalFileError(str(error), file=CONFIG_PATH, field="guideline_patterns")
+        raise ImportFailed([invalid]) from None
+    return patterns, config
 
 
 def _read_eval_files(path: Path, root: Path) -> list[_EvalFileOnDisk]:

@@ -161,18 +161,32 @@ def set_guideline_patterns(workspace: Workspace, text: str) -> list[str]:
 
     Raises GuidelinePatternError when no glob is left or one of them is invalid.
     """
-    patterns = [line.strip() for line in text.splitlines() if line.strip()]
-    if not patterns:
-        raise GuidelinePatternError("Give at least one pattern, e.g. **/*.instructions.md.")
-    for pattern in patterns:
-        try:
-            compile_patterns((pattern,))
-        except ValueError as error:
-            raise GuidelinePatternError(str(error)) from None
+    patterns = check_guideline_patterns(
+        [line.strip() for line in text.splitlines() if line.strip()]
+    )
     with transaction.atomic():
         workspace.guideline_patterns = patterns
         workspace.save(update_fields=["guideline_patterns", "updated_at"])
         mark_workspace_stale(workspace)
+    return patterns
+
+
+def check_guideline_patterns(patterns: Any) -> list[str]:
+    """`patterns` if it is a usable list of globs: at least one, each a string that compiles.
+
+    Raises GuidelinePatternError naming the first pattern that is not.
+    """
+    if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+        raise GuidelinePatternError('Give a list of glob strings, e.g. ["**/*.instructions.md"].')
+    if not patterns:
+        raise GuidelinePatternError("Give at least one pattern, e.g. **/*.instructions.md.")
+    for pattern in patterns:
+        if not pattern.strip():
+            raise GuidelinePatternError("A guideline pattern cannot be empty.")
+        try:
+            compile_patterns((pattern,))
+        except ValueError as error:
+            raise GuidelinePatternError(str(error)) from None
     return patterns
 
 

@@ -11,6 +11,7 @@ from django.core.management import execute_from_command_line
 from django.db import connections
 
 from evals_app.formatting import yaml_loader
+from evals_app.models import Workspace
 from tests.factories import database_snapshot, imported_workspace, write_files
 
 pytestmark = pytest.mark.django_db
@@ -297,6 +298,26 @@ def test_bad_workspace_config_is_an_error(
 
     assert run_import(str(tmp_path / "ws")) == 1
     assert ".agentv/config.yaml: guideline_patterns: must be a list" in capsys.readouterr().err
+
+
+def test_an_invalid_guideline_pattern_in_the_config_is_an_error_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_files(
+        tmp_path / "ws",
+        {
+            "evals/ok.yaml": HEADER + CASE + "      - {role: user, content: hi}\n",
+            ".agentv/config.yaml": "$schema: agentv-config-v2\n"
+            "guideline_patterns: ['**/*.md', 'docs/[z-a].md']\n",
+        },
+    )
+
+    assert run_import(str(tmp_path / "ws")) == 1
+    error = capsys.readouterr().err
+    assert ".agentv/config.yaml: guideline_patterns: Invalid guideline pattern 'docs/[z-a].md'" in (
+        error
+    )
+    assert not Workspace.objects.exists()
 
 
 def test_missing_referenced_file_is_a_warning_not_an_error(

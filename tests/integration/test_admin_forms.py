@@ -1,0 +1,311 @@
+"""Every object saves in the admin as the admin renders it: JSON columns are edited as JSON
+(indented, key order kept, checked when sent); key orders, computed warnings and revision
+snapshots are shown read-only."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from django.contrib import admin
+from django.db.models import Model, TextField
+from django.test import Client
+from django.urls import reverse
+
+from evals_app.models import (
+    Case,
+    ContentBlock,
+    ReviewEvent,
+    Revision,
+    Suite,
+    Workspace,
+)
+from evals_app.models.ordered_json import OrderedJSONField
+from tests import factories
+from tests.factories import key_orders
+
+pytestmark = pytest.mark.django_db
+
+APP_MODELS = sorted(
+    (model for model in admin.site._registry if model._meta.app_label == "evals_app"),
+    key=lambda model: model.__name__,
+)
+
+
+class AdminForm(HTMLParser):
+    """The fields of the admin's change form as a browser would send them unchanged."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fields: list[tuple[str, str]] = []
+        self._textarea: str | None = None
+        self._text = ""
+        self._select: str | None = None
+        self._options: list[tuple[str, bool]] = []
+        self._in_form = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = {name: value or "" for name, value in attrs}
+        if tag == "form" and attributes.get("id", "").endswith("_form"):
+            self._in_form = True
+        if not self._in_form or "name" not in attributes and tag != "option":
+            return
+        name = attributes.get("name", "")
+        if tag == "input":
+            kind = attributes.get("type", "text")
+            if kind in ("checkbox", "radio") and "checked" not in attributes:
+                return
+            if kind not in ("submit", "button", "file"):
+                checkable = kind in ("checkbox", "radio")
+                self.fields.append((name, attributes.get("value", "on" if checkable else "")))
+        elif tag == "textarea":
+            self._textarea, self._text = name, ""
+        elif tag == "select":
+            self._select, self._options = name, []
+        elif tag == "option" and self._select is not None:
+            self._options.append((attributes.get("value", ""), "selected" in attributes))
+
+    def handle_data(self, data: str) -> None:
+        if self._textarea is not None:
+            self._text += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self._in_form = False
+        elif tag == "textarea" and self._textarea is not None:
+            # A newline right after <textarea> is not part of its value (HTML spec).
+            self.fields.append((self._textarea, self._text.removeprefix("\n")))
+            self._textarea = None
+        elif tag == "select" and self._select is not None:
+            chosen = [value for value, selected in self._options if selected]
+            if chosen or self._options:
+                self.fields.append((self._select, chosen[0] if chosen else self._options[0][0]))
+            self._select = None
+
+
+def change_url(obj: Model) -> str:
+    options = obj._meta
+    return reverse(f"admin:{options.app_label}_{options.model_name}_change", args=[obj.pk])
+
+
+def rendered_form(client: Client, obj: Model) -> dict[str, str]:
+    response = client.get(change_url(obj))
+    assert response.status_code == 200
+    parser = AdminForm()
+    parser.feed(response.content.decode())
+    return dict(parser.fields)
+
+
+def stored_values(obj: Model) -> dict[str, Any]:
+    """The object's columns as stored, but for the time of the last change."""
+    fresh = type(obj)._default_manager.get(pk=obj.pk)
+    return {
+        field.attname: getattr(fresh, field.attname)
+        for field in fresh._meta.concrete_fields
+        if not getattr(field, "auto_now", False)
+    }
+
+
+@pytest.fixture
+def one_of_each(db: None) -> dict[type[Model], Model]:
+    """One object of every model in the admin, with JSON whose key order is not alphabetical."""
+    author = factories.admin("author")
+    space = factories.workspace(
+        "Team",
+        config={"$schema": "agentv-config-v2", "zeta": 1, "alpha": {"b": 2, "a": 1}},
+        guideline_patterns=["**/*.instructions.md", "docs/**"],
+    )
+    factories.member(space, "owner")
+    suite = factories.suite(
+        space, extra={"zeta": True, "alpha": None}, key_order=["zeta", "evalcases", "alpha"]
+    )
+    case = factories.case(
+        suite,
+        "greeting",
+        extra={"tags": ["b", "a"], "meta": {"z": 1, "a": 2}},
+        key_order=["id", "meta", "outcome", "input_messages", "tags"],
+        execution={"target": "x", "evaluators": [{"name": "j", "type": "llm_judge"}]},
+        format_warnings=["a warning"],
+    )
+    thread = factories.comment_thread(case, author, "Why?", (author, "Because."))
+    revision = factories.revision(case, author)
+    event = factories.review_event(case, author)
+    file = factories.workspace_file(space, "docs/a.md")
+    block = ContentBlock.objects.get(message__case=case)
+    objects: list[Model] = [space, suite, case, thread, revision, event, file, block]
+    objects += [thread.comments.first(), space.memberships.first(), block.message]  # type: ignore[list-item]
+    return {type(obj): obj for obj in objects}
+
+
+@pytest.mark.parametrize("model", APP_MODELS, ids=lambda model: model.__name__)
+def test_every_object_saves_unchanged_as_the_admin_renders_it(
+    signed_in: Client, one_of_each: dict[type[Model], Model], model: type[Model]
+) -> None:
+    obj = one_of_each[model]
+    before = stored_values(obj)
+
+    response = signed_in.post(change_url(obj), rendered_form(signed_in, obj))
+
+    assert response.status_code == 302, response.content.decode()
+    after = stored_values(obj)
+    assert after == before
+    assert key_orders(after) == key_orders(before)
+
+
+def changed(value: Any) -> Any:
+    """A different JSON value of the same kind, with keys out of alphabetical order."""
+    if isinstance(value, dict):
+        return {**value, "added": {"z": 1, "a": [2, "two"]}}
+    if isinstance(value, list):
+        return [*value, "added/**"]
+    return {"z": "new", "a": None}
+
+
+def fields_in_form(model: type[Model], form: dict[str, str], kind: str) -> list[str]:
+    """The model's JSON columns (`kind="json"`) or other text columns in the rendered form."""
+    return [
+        field.name
+        for field in model._meta.concrete_fields
+        if isinstance(field, TextField)
+        and isinstance(field, OrderedJSONField) is (kind == "json")
+        and field.name in form
+    ]
+
+
+@pytest.mark.parametrize("model", APP_MODELS, ids=lambda model: model.__name__)
+def test_every_object_saves_changed_json_and_text_as_typed(
+    signed_in: Client, one_of_each: dict[type[Model], Model], model: type[Model]
+) -> None:
+    obj = one_of_each[model]
+    form = rendered_form(signed_in, obj)
+    json_fields = fields_in_form(model, form, "json")
+    text_fields = fields_in_form(model, form, "text")
+    wanted_json = {name: changed(getattr(obj, name)) for name in json_fields}
+    # As a browser sends a text box: CRLF line ends; spaces around the text are part of it.
+    typed_text = {name: f"{form[name]}\r\n  Changed in the admin. " for name in text_fields}
+
+    response = signed_in.post(
+        change_url(obj),
+        {**form, **{name: json.dumps(value) for name, value in wanted_json.items()}, **typed_text},
+    )
+
+    assert response.status_code == 302, response.content.decode()
+    after = stored_values(obj)
+    assert {name: after[name] for name in json_fields} == wanted_json
+    assert key_orders([after[name] for name in json_fields]) == key_orders([*wanted_json.values()])
+    assert {name: after[name] for name in text_fields} == {
+        name: text.replace("\r\n", "\n") for name, text in typed_text.items()
+    }
+
+
+def test_the_admin_edits_the_json_columns_it_should(
+    signed_in: Client, one_of_each: dict[type[Model], Model]
+) -> None:
+    editable = {
+        model.__name__: fields_in_form(model, rendered_form(signed_in, one_of_each[model]), "json")
+        for model in (Workspace, Suite, Case, Revision, ReviewEvent)
+    }
+
+    assert editable == {
+        "Workspace": ["guideline_patterns", "config"],
+        "Suite": ["execution", "extra"],
+        "Case": ["execution", "extra"],
+        "Revision": [],
+        "ReviewEvent": [],
+    }
+
+
+def test_json_is_shown_indented_with_its_keys_in_order(
+    signed_in: Client, one_of_each: dict[type[Model], Model]
+) -> None:
+    form = rendered_form(signed_in, one_of_each[Workspace])
+
+    assert form["config"] == (
+        '{\n  "$schema": "agentv-config-v2",\n  "zeta": 1,\n  "alpha": {\n    "b": 2,\n'
+        '    "a": 1\n  }\n}'
+    )
+    assert form["guideline_patterns"] == '[\n  "**/*.instructions.md",\n  "docs/**"\n]'
+
+
+def test_read_only_json_is_shown_as_json(
+    signed_in: Client, one_of_each: dict[type[Model], Model]
+) -> None:
+    html = signed_in.get(change_url(one_of_each[Case])).content.decode()
+
+    assert "<pre>[\n  &quot;id&quot;,\n  &quot;meta&quot;," in html
+    assert "<pre>[\n  &quot;a warning&quot;\n]</pre>" in html
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        pytest.param("{'a': 1}", "Enter valid JSON (Expecting property name", id="python repr"),
+        pytest.param('{"a": 1', "Enter valid JSON (Expecting", id="unclosed"),
+        pytest.param('"text"', "a bare string is not a value of this field", id="bare string"),
+        pytest.param("[" * 5000 + "]" * 5000, "nested deeper than the limit of 64", id="deep"),
+        pytest.param("", "This field is required.", id="empty"),
+    ],
+)
+def test_invalid_json_is_refused_with_a_message_and_nothing_saved(
+    signed_in: Client, one_of_each: dict[type[Model], Model], typed: str, message: str
+) -> None:
+    suite = one_of_each[Suite]
+    before = stored_values(suite)
+
+    response = signed_in.post(
+        change_url(suite), {**rendered_form(signed_in, suite), "extra": typed}
+    )
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert stored_values(suite) == before
+
+
+def test_an_empty_box_clears_a_json_column_that_may_be_empty(
+    signed_in: Client, one_of_each: dict[type[Model], Model]
+) -> None:
+    case = one_of_each[Case]
+
+    response = signed_in.post(change_url(case), {**rendered_form(signed_in, case), "execution": ""})
+
+    assert response.status_code == 302
+    case.refresh_from_db()
+    assert case.execution is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        pytest.param('["docs/[z-a].md"]', "Invalid guideline pattern &#x27;docs/[z-a].md&#x27;"),
+        pytest.param("[]", "Give at least one pattern"),
+        pytest.param('{"a": 1}', "Give a list of glob strings"),
+        pytest.param('["ok/**", 3]', "Give a list of glob strings"),
+        pytest.param('["  "]', "A guideline pattern cannot be empty."),
+    ],
+)
+def test_unusable_guideline_patterns_are_refused_in_the_admin(
+    signed_in: Client, one_of_each: dict[type[Model], Model], typed: str, message: str
+) -> None:
+    space = one_of_each[Workspace]
+    form = rendered_form(signed_in, space)
+
+    response = signed_in.post(change_url(space), {**form, "guideline_patterns": typed})
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    space.refresh_from_db()
+    assert space.guideline_patterns == ["**/*.instructions.md", "docs/**"]
+
+
+def test_new_patterns_saved_in_the_admin_mark_the_case_summaries_out_of_date(
+    signed_in: Client, one_of_each: dict[type[Model], Model]
+) -> None:
+    space = one_of_each[Workspace]
+    Case.objects.update(summary_current=True)
+    form = rendered_form(signed_in, space)
+
+    signed_in.post(change_url(space), {**form, "guideline_patterns": '["**/*.md"]'})
+
+    assert not Case.objects.filter(summary_current=True).exists()
