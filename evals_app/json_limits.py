@@ -20,10 +20,12 @@ _STRUCTURE = re.compile(r'[\[\]{}"\\]')
 
 
 class JSONTooDeep(ValueError):
-    """JSON text nested deeper than the limit."""
+    """JSON text nested deeper than the limit; `where` names the field that held it."""
 
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"JSON nested deeper than the limit of {limit} levels")
+    def __init__(self, limit: int, where: str = "") -> None:
+        prefix = f"{where}: " if where else ""
+        super().__init__(f"{prefix}JSON nested deeper than the limit of {limit} levels")
+        self.limit = limit
 
 
 def check_json_depth(text: str, limit: int = MAX_JSON_DEPTH) -> None:

@@ -20,6 +20,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from ..models import Case, CommentThread, ContentBlock, Suite, Workspace
+from ..request_numbers import MAX_DATABASE_INTEGER, parse_number
 from .case_summaries import StoredFormatting, refresh_summaries, stored_formatting
 from .formatting import WorkspaceFormatter
 from .workspace_paths import check_path_free, clean_eval_path
@@ -90,10 +91,8 @@ def page_of_cases(suite: Suite, query: str, number: str | None, per_page: int) -
     everything = Case.objects.filter(suite=suite)
     matching = everything.filter(_matching(query)) if query else everything
     cases = search_cases(suite, query).annotate(matching=_count(matching), total=_count(everything))
-    try:
-        wanted = max(int(number or 1), 1)
-    except ValueError:
-        wanted = 1
+    # Past the last page shows the last page; a number no query can hold counts as that too.
+    wanted = min(max(parse_number(number) or 1, 1), MAX_DATABASE_INTEGER // per_page)
     rows = list(cases[(wanted - 1) * per_page : wanted * per_page])
     if rows:
         paginator = _CountedPaginator(cases, per_page, rows[0].matching)

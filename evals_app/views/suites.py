@@ -24,6 +24,7 @@ from .htmx_request import HtmxHttpRequest
 
 SUITE_PAGE = "evals/suite_detail.html"
 CASES_PER_PAGE = 50
+MAX_SEARCH_LENGTH = 1000
 
 
 @require_GET
@@ -130,7 +131,9 @@ def _suite_context(
     page: str | None = None,
 ) -> dict[str, Any]:
     workspace = access.workspace
-    query = query.strip()
+    # No one searches for more than a paragraph, and SQLite refuses LIKE patterns over 50,000
+    # bytes (an error, not an empty result).
+    query = query.strip()[:MAX_SEARCH_LENGTH]
     # A page of cases at a time: rendering a row costs far more than reading it, and a
     # suite of thousands of cases must still open at once.
     page_obj, total = page_of_cases(suite, query, page, CASES_PER_PAGE)

@@ -5,7 +5,6 @@ snapshots are shown read-only."""
 from __future__ import annotations
 
 import json
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -25,6 +24,7 @@ from evals_app.models import (
 from evals_app.models.ordered_json import OrderedJSONField
 from tests import factories
 from tests.factories import key_orders
+from tests.html_forms import form_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -32,57 +32,6 @@ APP_MODELS = sorted(
     (model for model in admin.site._registry if model._meta.app_label == "evals_app"),
     key=lambda model: model.__name__,
 )
-
-
-class AdminForm(HTMLParser):
-    """The fields of the admin's change form as a browser would send them unchanged."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.fields: list[tuple[str, str]] = []
-        self._textarea: str | None = None
-        self._text = ""
-        self._select: str | None = None
-        self._options: list[tuple[str, bool]] = []
-        self._in_form = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        attributes = {name: value or "" for name, value in attrs}
-        if tag == "form" and attributes.get("id", "").endswith("_form"):
-            self._in_form = True
-        if not self._in_form or "name" not in attributes and tag != "option":
-            return
-        name = attributes.get("name", "")
-        if tag == "input":
-            kind = attributes.get("type", "text")
-            if kind in ("checkbox", "radio") and "checked" not in attributes:
-                return
-            if kind not in ("submit", "button", "file"):
-                checkable = kind in ("checkbox", "radio")
-                self.fields.append((name, attributes.get("value", "on" if checkable else "")))
-        elif tag == "textarea":
-            self._textarea, self._text = name, ""
-        elif tag == "select":
-            self._select, self._options = name, []
-        elif tag == "option" and self._select is not None:
-            self._options.append((attributes.get("value", ""), "selected" in attributes))
-
-    def handle_data(self, data: str) -> None:
-        if self._textarea is not None:
-            self._text += data
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "form":
-            self._in_form = False
-        elif tag == "textarea" and self._textarea is not None:
-            # A newline right after <textarea> is not part of its value (HTML spec).
-            self.fields.append((self._textarea, self._text.removeprefix("\n")))
-            self._textarea = None
-        elif tag == "select" and self._select is not None:
-            chosen = [value for value, selected in self._options if selected]
-            if chosen or self._options:
-                self.fields.append((self._select, chosen[0] if chosen else self._options[0][0]))
-            self._select = None
 
 
 def change_url(obj: Model) -> str:
@@ -93,9 +42,8 @@ def change_url(obj: Model) -> str:
 def rendered_form(client: Client, obj: Model) -> dict[str, str]:
     response = client.get(change_url(obj))
     assert response.status_code == 200
-    parser = AdminForm()
-    parser.feed(response.content.decode())
-    return dict(parser.fields)
+    # The admin's change form is the one whose id ends in "_form", e.g. "workspace_form".
+    return form_fields(response.content.decode(), lambda form_id: form_id.endswith("_form"))
 
 
 def stored_values(obj: Model) -> dict[str, Any]:
