@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -258,12 +259,17 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Django's own configuration stays (DEFAULT_LOGGING); refused requests are logged as one line.
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {
+        "client_errors_in_one_line": {"()": "agentv_web.log_filters.ClientErrorsInOneLine"}
+    },
+    "loggers": {"django.request": {"filters": ["client_errors_in_one_line"]}},
+}
 if not DEBUG:
     # Without DEBUG, Django only mails errors (to ADMINS, if any): send warnings and errors to
     # standard error too, where gunicorn's log and the service manager's journal keep them.
-    LOGGING = {
-        "version": 1,
-        "disable_existing_loggers": False,
-        "handlers": {"console": {"class": "logging.StreamHandler"}},
-        "root": {"handlers": ["console"], "level": "WARNING"},
-    }
+    LOGGING["handlers"] = {"console": {"class": "logging.StreamHandler"}}
+    LOGGING["root"] = {"handlers": ["console"], "level": "WARNING"}

@@ -1,10 +1,11 @@
 """`python -m bench.run [--quick]`: every performance figure of issue 6, one JSON line each.
 
-Generates a seeded workspace, then measures in one run: the YAML parse floor; import and export
-against it; export memory for two sizes; the suite page and the editor; preview latency under
-20 typists on gunicorn, one worker's throughput; and the preview in Chromium. Lines go to stdout
-as `{"name", "value", "unit", "target", "ok"}`; progress to stderr. Exit status 1 when a figure
-misses its target. Everything happens in a scratch folder, removed at the end (`--keep`: kept).
+Generates a seeded workspace, then measures in one run: guideline matching at its worst; the
+YAML parse floor; import and export against it; export memory for two sizes; the suite page and
+the editor; preview latency under 20 typists on gunicorn, one worker's throughput; and the
+preview in Chromium. Lines go to stdout as `{"name", "value", "unit", "target", "ok"}`;
+progress to stderr. Exit status 1 when a figure misses its target. Everything happens in a
+scratch folder, removed at the end (`--keep`: kept).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .measure_files import (
     report_files,
 )
 from .measure_pages import measure_pages
+from .measure_patterns import measure_patterns
 from .measure_web import measure_web
 
 
@@ -81,10 +83,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(folder: Path, sizes: Sizes, seed: int, settings: str, *, browser: bool) -> list[Figure]:
     environment = prepare(folder, settings)
+    figures: list[Figure] = measure_patterns()
     progress(f"generating {sizes.cases} cases")
     workspace = generate_workspace(folder / "workspace", cases=sizes.cases, seed=seed)
     small = generate_workspace(folder / "small", cases=sizes.small_cases, seed=seed + 1)
-    figures: list[Figure] = []
     floor, imported, exported = measure_import_and_export(workspace, WORKSPACE, folder / "out")
     figures += report_files(floor, imported, exported, workspace.yaml_bytes / 1e6)
     join(WORKSPACE)

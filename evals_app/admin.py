@@ -1,10 +1,23 @@
-"""The Django admin: every stored object, for superusers."""
+"""The Django admin: every stored object, for superusers.
+
+Saving an object unchanged changes nothing. JSON columns are edited as JSON (OrderedJSONField's
+form field); those that only record how a file was written (key orders), what the app computed
+(formatting warnings) or history (revision snapshots) are shown read-only. Text is kept as typed
+(Django's forms strip it), with the line ends of the files it was imported from.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
 from django.contrib import admin
-from django.db.models import QuerySet
+from django.db import models
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from .models import (
     Case,
@@ -17,9 +30,49 @@ from .models import (
     Workspace,
     WorkspaceFile,
 )
+from .models.ordered_json import OrderedJSONField, readable_json
+from .services.case_summaries import mark_file_stale
 
 
-class MembershipInline(admin.TabularInline):
+class TextAsTyped(forms.CharField):
+    """A text box whose value is kept as typed: not stripped, line ends LF.
+
+    Browsers send a text box's line ends as CRLF (HTML spec, "textarea wrapping"); the files,
+    outcomes and messages of a workspace keep the LF line ends they were imported with.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**{**kwargs, "strip": False})
+
+    def to_python(self, value: Any) -> Any:
+        text = super().to_python(value)
+        return text.replace("\r\n", "\n") if isinstance(text, str) else text
+
+
+class KeepsText(admin.options.BaseModelAdmin):
+    """Admin pages and inlines whose text columns save back exactly what they show."""
+
+    def formfield_for_dbfield(
+        self, db_field: models.Field, request: HttpRequest, **kwargs: Any
+    ) -> forms.Field | None:
+        if isinstance(db_field, models.TextField) and not isinstance(db_field, OrderedJSONField):
+            kwargs.setdefault("form_class", TextAsTyped)
+            if db_field.null:
+                kwargs.setdefault("empty_value", None)  # an empty box stays "no value"
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+
+def json_display(name: str) -> Callable[[Any, Model], SafeString]:
+    """A ModelAdmin method for `readonly_fields`: the JSON field `name`, indented."""
+
+    @admin.display(description=name.replace("_", " "))
+    def display(model_admin: Any, obj: Model) -> SafeString:
+        return format_html("<pre>{}</pre>", readable_json(getattr(obj, name)))
+
+    return display
+
+
+class MembershipInline(KeepsText, admin.TabularInline):
     model = Membership
     extra = 1
     autocomplete_fields = ["user"]
@@ -30,7 +83,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Workspace)
-class WorkspaceAdmin(admin.ModelAdmin):
+class WorkspaceAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["name", "slug", "updated_at"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
@@ -38,34 +91,44 @@ class WorkspaceAdmin(admin.ModelAdmin):
 
 
 @admin.register(WorkspaceFile)
-class WorkspaceFileAdmin(admin.ModelAdmin):
+class WorkspaceFileAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["path", "workspace", "updated_at"]
     list_filter = ["workspace"]
     search_fields = ["path"]
 
+    def save_model(self, request: HttpRequest, obj: WorkspaceFile, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        # The suite pages' summaries follow the file (a config's patterns, a file's text).
+        mark_file_stale(obj.workspace, obj.path)
+        if change and "path" in form.changed_data:
+            mark_file_stale(obj.workspace, form.initial["path"])
+
 
 @admin.register(Suite)
-class SuiteAdmin(admin.ModelAdmin):
+class SuiteAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["path", "workspace", "updated_at"]
     list_filter = ["workspace"]
     search_fields = ["path"]
 
 
 @admin.register(Case)
-class CaseAdmin(admin.ModelAdmin):
+class CaseAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["case_id", "suite", "position", "status", "version", "updated_at"]
     list_filter = ["status", "suite__workspace"]
     search_fields = ["case_id"]
+    exclude = ["format_warnings"]
+    readonly_fields = ["format_warnings_json"]
+    format_warnings_json = json_display("format_warnings")
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["user", "workspace", "role", "created_at"]
     list_filter = ["role", "workspace"]
 
 
 @admin.register(ReviewEvent)
-class ReviewEventAdmin(admin.ModelAdmin):
+class ReviewEventAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["case", "actor", "action", "from_status", "to_status", "created_at"]
     # Named: the admin's own select_related() skips nullable keys (actor, author,
     # created_by here and below), which then cost a query per row.
@@ -73,7 +136,7 @@ class ReviewEventAdmin(admin.ModelAdmin):
     list_filter = ["action"]
 
 
-class CommentInline(admin.TabularInline):
+class CommentInline(KeepsText, admin.TabularInline):
     model = Comment
     extra = 0
     # A search box rather than a menu of every account on each row.
@@ -85,13 +148,16 @@ class CommentInline(admin.TabularInline):
 
 
 @admin.register(CommentThread)
-class CommentThreadAdmin(admin.ModelAdmin):
+class CommentThreadAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["case", "anchor_label", "created_by", "created_at", "resolved_at"]
     list_select_related = ["case", "created_by"]
     inlines = [CommentInline]
 
 
 @admin.register(Revision)
-class RevisionAdmin(admin.ModelAdmin):
+class RevisionAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["case", "number", "author", "created_at", "summary"]
     list_select_related = ["case", "author"]
+    exclude = ["snapshot"]
+    readonly_fields = ["snapshot_json"]
+    snapshot_json = json_display("snapshot")

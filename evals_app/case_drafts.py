@@ -20,6 +20,7 @@ from .eval_files.case_parts import CaseParts, Spelling, join_case, split_case
 from .eval_files.dialects import ROLES
 from .eval_files.json_text import decode_json, encode_json
 from .eval_files.key_order import ordered_mapping, split_mapping
+from .request_numbers import parse_number
 
 SECTIONS = ("input", "expected")
 EVALUATOR_TYPES = ("llm_judge", "code")
@@ -492,9 +493,10 @@ def _count(form: Mapping[str, str], name: str, limit: int) -> int:
 
 
 def _integer(value: str, name: str) -> int:
-    if not value.strip().lstrip("-").isdigit() or len(value) > 12:
+    number = parse_number(value)
+    if number is None:
         raise DraftFormError(f"{name}: {value!r} is not a number")
-    return int(value)
+    return number
 
 
 def _meta(form: Mapping[str, str], name: str) -> dict[str, Any]:

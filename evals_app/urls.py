@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import path, register_converter
 
+from .request_numbers import DatabaseId
 from .views import (
     case_bulk,
     case_editor,
@@ -17,6 +18,9 @@ from .views import (
     workspace_settings,
     workspaces,
 )
+
+# Ids in paths are `<id:...>`: numbers too long for a database column are a 404, not a 500.
+register_converter(DatabaseId, "id")
 
 # Workspaces, their files and guideline patterns.
 urlpatterns = [
@@ -33,35 +37,35 @@ urlpatterns = [
     path("w/<slug:slug>/suites/new/", workspaces.suite_create, name="suite_create"),
     path("w/<slug:slug>/files/new/", workspace_files.file_create, name="file_create"),
     path("w/<slug:slug>/files/upload/", workspace_files.file_upload, name="file_upload"),
-    path("w/<slug:slug>/files/<int:file_pk>/", workspace_files.file_edit, name="file_edit"),
+    path("w/<slug:slug>/files/<id:file_pk>/", workspace_files.file_edit, name="file_edit"),
     path(
-        "w/<slug:slug>/files/<int:file_pk>/delete/",
+        "w/<slug:slug>/files/<id:file_pk>/delete/",
         workspace_files.file_delete,
         name="file_delete",
     ),
 ]
 
 # Suites and their list of cases.
-SUITE = "w/<slug:slug>/suites/<int:suite_pk>/"
+SUITE = "w/<slug:slug>/suites/<id:suite_pk>/"
 urlpatterns += [
     path(SUITE, suites.suite_detail, name="suite_detail"),
     path(f"{SUITE}rename/", suite_settings.suite_rename, name="suite_rename"),
     path(f"{SUITE}delete/", suite_settings.suite_delete, name="suite_delete"),
     path(f"{SUITE}cases/new/", suites.case_create, name="case_create"),
     path(f"{SUITE}cases/selected/", case_bulk.case_bulk, name="case_bulk"),
-    path(f"{SUITE}cases/<int:case_pk>/duplicate/", suites.case_duplicate, name="case_duplicate"),
-    path(f"{SUITE}cases/<int:case_pk>/delete/", suites.case_delete, name="case_delete"),
-    path(f"{SUITE}cases/<int:case_pk>/move/", suites.case_move, name="case_move"),
+    path(f"{SUITE}cases/<id:case_pk>/duplicate/", suites.case_duplicate, name="case_duplicate"),
+    path(f"{SUITE}cases/<id:case_pk>/delete/", suites.case_delete, name="case_delete"),
+    path(f"{SUITE}cases/<id:case_pk>/move/", suites.case_move, name="case_move"),
 ]
 
 # The case editor.
-CASE = "w/<slug:slug>/suites/<int:suite_pk>/cases/<int:case_pk>/"
+CASE = "w/<slug:slug>/suites/<id:suite_pk>/cases/<id:case_pk>/"
 urlpatterns += [
     path(CASE, case_editor.case_editor, name="case_editor"),
     path(f"{CASE}preview/", case_editor.case_preview, name="case_preview"),
     path(f"{CASE}yaml/", case_editor.case_yaml, name="case_yaml"),
     path(
-        "w/<slug:slug>/suites/<int:suite_pk>/cases/paste/",
+        "w/<slug:slug>/suites/<id:suite_pk>/cases/paste/",
         case_editor.case_paste,
         name="case_paste",
     ),
@@ -74,14 +78,14 @@ urlpatterns += [
     path("w/<slug:slug>/export.zip", exports.workspace_export, name="workspace_export"),
     path("w/<slug:slug>/members/", members.member_add, name="member_add"),
     path(
-        "w/<slug:slug>/members/<int:membership_pk>/remove/",
+        "w/<slug:slug>/members/<id:membership_pk>/remove/",
         members.member_remove,
         name="member_remove",
     ),
     path(f"{CASE}review/", review.case_review, name="case_review"),
     path(f"{CASE}threads/", review.thread_create, name="thread_create"),
-    path(f"{CASE}threads/<int:thread_pk>/", review.thread_reply, name="thread_reply"),
+    path(f"{CASE}threads/<id:thread_pk>/", review.thread_reply, name="thread_reply"),
     path(f"{CASE}history/", history.case_history, name="case_history"),
     path(f"{CASE}compare/", history.case_compare, name="case_compare"),
-    path(f"{CASE}history/<int:number>/restore/", history.case_restore, name="case_restore"),
+    path(f"{CASE}history/<id:number>/restore/", history.case_restore, name="case_restore"),
 ]

@@ -79,7 +79,8 @@ def workspace(name: str = "Team evals", **fields: Any) -> Workspace:
 
 
 def suite(workspace: Workspace, path: str = "evals/review.yaml", **fields: Any) -> Suite:
-    """An eval file of `workspace`, with no cases."""
+    """An eval file of `workspace` spelled as the seeds' files are, with no cases."""
+    fields.setdefault("document", {"$schema": "agentv-eval-v2", "evalcases": []})
     return Suite.objects.create(workspace=workspace, path=path, **fields)
 
 
@@ -97,7 +98,10 @@ def case(
         {"role": role, "content": text}
         for role, text in (turns or [("user", f"Question of {case_id}")])
     ]
-    columns = {key: fields.pop(key) for key in ("status", "version") if key in fields}
+    # Keys that are columns of the row (status, format_warnings, …) go there, the rest to the
+    # case's document.
+    names = {field.name for field in Case._meta.concrete_fields} - {"case_id", "document"}
+    columns = {key: fields.pop(key) for key in list(fields) if key in names}
     document = {"id": case_id, "outcome": outcome, "input_messages": messages, **fields}
     return Case.objects.create(
         suite=suite, position=position, case_id=case_id, document=document, **columns

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..formatting.guideline_patterns import compile_patterns
 from .dialects import CONFIG_PATH, CONFIG_SCHEMA, DEFAULT_GUIDELINE_PATTERNS
 from .errors import EvalFileError
 from .yaml_loader import load_yaml
@@ -54,6 +55,10 @@ def guideline_patterns(data: Any) -> list[str]:
     patterns = data.get("guideline_patterns", list(DEFAULT_GUIDELINE_PATTERNS))
     if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
         raise EvalFileError("must be a list of glob strings", field="guideline_patterns")
+    try:
+        compile_patterns(tuple(patterns))  # a pattern that cannot match would fail every page
+    except ValueError as error:
+        raise EvalFileError(str(error), field="guideline_patterns") from None
     return patterns
 
 

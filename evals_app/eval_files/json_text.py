@@ -21,7 +21,13 @@ _TYPED_KEYS_JSON = json.dumps(TYPED_KEYS)[1:-1]
 
 def encode_json(value: Any) -> str:
     """`value` as JSON text, mappings with non-string keys tagged so they decode as they were."""
-    return _ENCODER.encode(_tag_typed_keys(value) if _has_typed_keys(value) else value)
+    return _ENCODER.encode(tag_typed_keys(value))
+
+
+def tag_typed_keys(value: Any) -> Any:
+    """`value` with each mapping that has keys other than strings tagged (see TYPED_KEYS);
+    `value` itself when it has none (nearly always)."""
+    return _tag_typed_keys(value) if _has_typed_keys(value) else value
 
 
 def decode_json(text: str) -> Any:

@@ -21,6 +21,7 @@ from .formatting import WorkspaceFormatter
 
 WARNINGS = {"with": "With warnings", "without": "Without warnings"}
 MARKERS = {"markers": "Role markers", "flat": "Flat", "cannot": "Cannot be formatted"}
+MAX_SEARCH_LENGTH = 1000
 # The value `sort` takes in the query string: the default (empty) is the suite's own order.
 SORTS = {
     "": "Suite order",
@@ -67,7 +68,9 @@ class CaseListing:
 def listed_cases(suite: Suite, listing: CaseListing) -> QuerySet[Case]:
     """The cases of `suite` that `listing` keeps, unordered (one query when it filters by tag)."""
     cases = Case.objects.filter(suite=suite)
-    query = listing.q.strip()
+    # No one searches for more than a paragraph, and SQLite refuses LIKE patterns over 50,000
+    # bytes (an error, not an empty result).
+    query = listing.q.strip()[:MAX_SEARCH_LENGTH]
     if query:
         cases = cases.filter(_matching(query))
     if listing.status:

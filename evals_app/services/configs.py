@@ -9,6 +9,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -83,14 +84,9 @@ def set_guideline_patterns(
     """
     if config_path != CONFIG_PATH and not config_path.endswith("/" + CONFIG_PATH):
         raise GuidelinePatternError(f"{config_path} is not a `.agentv/config.yaml` file.")
-    patterns = [line.strip() for line in text.splitlines() if line.strip()]
-    if not patterns:
-        raise GuidelinePatternError("Give at least one pattern, e.g. **/*.instructions.md.")
-    for pattern in patterns:
-        try:
-            compile_patterns((pattern,))
-        except ValueError as error:
-            raise GuidelinePatternError(str(error)) from None
+    patterns = check_guideline_patterns(
+        [line.strip() for line in text.splitlines() if line.strip()]
+    )
     with transaction.atomic():
         existing = workspace.files.select_for_update().filter(path=config_path).first()
         data: dict[str, object] = {"$schema": CONFIG_SCHEMA}
@@ -109,6 +105,25 @@ def set_guideline_patterns(
         if changed:
             action = ActivityRecord.Action.PATTERNS_CHANGED
             record_activity(workspace, actor, action, config_path, ", ".join(patterns))
+    return patterns
+
+
+def check_guideline_patterns(patterns: Any) -> list[str]:
+    """`patterns` if it is a usable list of globs: at least one, each a string that compiles.
+
+    Raises GuidelinePatternError naming the first pattern that is not.
+    """
+    if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+        raise GuidelinePatternError('Give a list of glob strings, e.g. ["**/*.instructions.md"].')
+    if not patterns:
+        raise GuidelinePatternError("Give at least one pattern, e.g. **/*.instructions.md.")
+    for pattern in patterns:
+        if not pattern.strip():
+            raise GuidelinePatternError("A guideline pattern cannot be empty.")
+        try:
+            compile_patterns((pattern,))
+        except ValueError as error:
+            raise GuidelinePatternError(str(error)) from None
     return patterns
 
 

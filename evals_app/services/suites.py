@@ -14,6 +14,7 @@ from django.db.models.functions import Coalesce
 
 from ..eval_files.dialects import EVAL_SCHEMA
 from ..models import ActivityRecord, Case, CommentThread, Suite, Workspace
+from ..request_numbers import MAX_DATABASE_INTEGER, parse_number
 from .activity import record_activity
 from .case_list import CaseListing, listed_cases, ordered_cases
 from .case_summaries import StoredFormatting, refresh_summaries, stored_formatting
@@ -126,10 +127,8 @@ def page_of_cases(
     cases = ordered_cases(_with_open_threads(matching), listing.sort).annotate(
         matching=_count(matching), total=_count(everything)
     )
-    try:
-        wanted = max(int(number or 1), 1)
-    except ValueError:
-        wanted = 1
+    # Past the last page shows the last page; a number no query can hold counts as that too.
+    wanted = min(max(parse_number(number) or 1, 1), MAX_DATABASE_INTEGER // per_page)
     rows = list(cases[(wanted - 1) * per_page : wanted * per_page])
     if rows:
         paginator = _CountedPaginator(cases, per_page, rows[0].matching)

@@ -9,7 +9,6 @@ Anyone who may see the workspace may open the editor; reviewers and viewers get 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,8 +23,10 @@ from ..case_drafts import CaseDraft, DraftFormError, DraftValueError
 from ..eval_files.errors import EvalFileError
 from ..eval_files.yaml_dumper import dump_yaml
 from ..formatting.engine import MODES
+from ..json_limits import JSONTooDeep, load_json
 from ..models import Case, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
+from ..request_numbers import parse_number
 from ..services.case_editing import CaseConflict, differences, paste_case, save_case
 from ..services.case_pasting import pasted_replacement
 from ..services.formatting import WorkspaceFormatter
@@ -47,8 +48,9 @@ def case_editor(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
         return _render_editor(request, access, case, draft)
     access.require(Capability.EDIT)
     try:
+        _check_hidden_json(request.POST)
         draft = CaseDraft.from_form(request.POST)
-    except DraftFormError as error:
+    except (DraftFormError, JSONTooDeep) as error:
         return HttpResponseBadRequest(f"The editor form was not understood: {error}")
     action = request.POST.get("action", "save")
     if action == "save" or action.startswith("overwrite:"):
@@ -67,10 +69,12 @@ def case_editor(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
 def _save(
     request: HtmxHttpRequest, access: WorkspaceAccess, case: Case, draft: CaseDraft, action: str
 ) -> HttpResponse:
-    base_version = draft.version
+    base_version: int | None = draft.version
     if action.startswith("overwrite:"):
         # The user saw the conflict and chose to replace that version (and only that one).
-        base_version = int(action.removeprefix("overwrite:") or 0)
+        base_version = parse_number(action.removeprefix("overwrite:"))
+    if base_version is None:
+        return HttpResponseBadRequest(f"The editor form was not understood: bad action {action!r}")
     try:
         document = draft.document()
         saved = save_case(case, document, base_version, signed_in_user(request))
@@ -151,7 +155,11 @@ def case_preview(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: in
     context: dict[str, Any] = {"workspace": access.workspace, "suite": suite, "case": case}
     try:
         form = _preview_form(request)
+        _check_hidden_json(form)
         draft = CaseDraft.from_form(form)
+    except JSONTooDeep as error:
+        # Not a form any page sends: refused outright rather than previewed with an error.
+        return HttpResponseBadRequest(f"The editor form was not understood: {error}")
     except DraftFormError as error:
         context["preview_error"] = f"the editor form was not understood ({error})"
         return render(request, f"{TEMPLATE}#preview", context)
@@ -171,12 +179,29 @@ def _preview_form(request: HtmxHttpRequest) -> Mapping[str, str]:
     if request.content_type != "application/json":
         return request.POST
     try:
-        fields = json.loads(request.body)
+        fields = load_json(request.body)
+    except JSONTooDeep:
+        raise
     except ValueError:
         raise DraftFormError("the request body is not JSON") from None
     if not isinstance(fields, dict) or not all(isinstance(v, str) for v in fields.values()):
         raise DraftFormError("the request body is not an object of strings")
     return fields
+
+
+def _check_hidden_json(form: Mapping[str, str]) -> None:
+    """Refuse hidden `-meta` fields that are JSON nested too deep (JSONTooDeep) or that Python's
+    parser rejects with an error of its own (DraftFormError), e.g. a number of 5,000 digits;
+    CaseDraft reads them afterwards, knowing they parse."""
+    for name, value in form.items():
+        if not (name.endswith("-meta") and value):
+            continue
+        try:
+            load_json(value)
+        except JSONTooDeep as error:
+            raise JSONTooDeep(error.limit, name) from None
+        except ValueError as error:
+            raise DraftFormError(f"{name}: not JSON ({error})") from None
 
 
 @require_GET

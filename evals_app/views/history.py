@@ -20,6 +20,7 @@ from ..eval_files.errors import EvalFileError
 from ..eval_files.reading import read_case
 from ..models import Case, Revision
 from ..permissions import Capability, WorkspaceAccess, signed_in_user
+from ..request_numbers import parse_number
 from ..services.case_editing import CaseConflict, save_case
 from ..services.formatting import WorkspaceFormatter
 from .htmx_request import HtmxHttpRequest
@@ -130,9 +131,10 @@ def _revision_pair(
     case: Case, first: str | None, second: str | None
 ) -> tuple[Revision, Revision] | None:
     """The two revisions named by number, older first; None if either is not one of the case's."""
-    if not (first and first.isdigit() and second and second.isdigit()):
+    chosen = (parse_number(first), parse_number(second))
+    if None in chosen:
         return None
-    numbers = sorted({int(first), int(second)})
+    numbers = sorted({number for number in chosen if number is not None})
     found = {
         r.number: r for r in case.revisions.select_related("author").filter(number__in=numbers)
     }

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ..models import Case, CommentThread, ReviewEvent
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
+from ..request_numbers import parse_number
 from ..services.activity import workspace_activity
 from ..services.comments import CommentError, reopen, reply, resolve, start_thread
 from ..services.review_workflow import ReviewError, move, waiting_for_review
@@ -54,7 +55,7 @@ def thread_create(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: i
             signed_in_user(request),
             request.POST.get("text", ""),
             section=section,
-            turn=int(turn) if turn.isdigit() else None,
+            turn=parse_number(turn),
         )
     except CommentError as error:
         return _review_response(request, access, case, error=str(error), draft_comment=True)

@@ -12,6 +12,7 @@ from django.db.models import Prefetch
 from ..eval_files.case_parts import split_case
 from ..models import Case, Comment, CommentThread, ReviewEvent, ReviewStatus
 from ..permissions import WorkspaceAccess
+from ..request_numbers import parse_number
 from ..services.review_workflow import authors_of_pending_change
 
 
@@ -101,9 +102,9 @@ def _slot_anchors(posted: Mapping[str, str] | None, turns: list[tuple[str, int, 
     """The turns the page shows now: the editor's (maybe unsaved) counts, else the stored ones."""
     counts = {"input": 0, "expected": 0}
     for section in counts:
-        raw = (posted or {}).get(f"{section}-count")
-        if raw is not None and raw.isdigit():
-            counts[section] = min(int(raw), 1000)
+        posted_count = parse_number((posted or {}).get(f"{section}-count"))
+        if posted_count is not None:
+            counts[section] = min(posted_count, 1000)
         else:
             counts[section] = sum(1 for s, _, _ in turns if s == section)
     return [f"{section}-{index}" for section, count in counts.items() for index in range(count)]

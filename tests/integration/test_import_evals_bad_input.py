@@ -380,6 +380,26 @@ def test_an_invalid_config_is_skipped_with_a_warning(
     assert ".agentv/config.yaml: invalid config, skipped: must be a list of glob strings" in out
 
 
+def test_a_config_with_an_invalid_pattern_is_skipped_with_a_warning_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_files(
+        tmp_path / "ws",
+        {
+            "evals/ok.yaml": HEADER + CASE + "      - {role: user, content: hi}\n",
+            ".agentv/config.yaml": "$schema: agentv-config-v2\n"
+            "guideline_patterns: ['**/*.md', 'docs/[z-a].md']\n",
+        },
+    )
+
+    assert run_import(str(tmp_path / "ws")) == 0
+    out = capsys.readouterr().out
+    assert (
+        ".agentv/config.yaml: invalid config, skipped: Invalid guideline pattern 'docs/[z-a].md'"
+        in (out)
+    )
+
+
 def test_missing_referenced_file_is_a_warning_not_an_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

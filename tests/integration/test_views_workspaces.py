@@ -201,6 +201,9 @@ def test_changed_patterns_change_which_files_are_guidelines(
             "Invalid guideline pattern &#x27;bad/[z-a].md&#x27;",
             id="bad glob",
         ),
+        pytest.param(
+            "**/x[!9-0]", "Invalid guideline pattern &#x27;**/x[!9-0]&#x27;", id="negated"
+        ),
     ],
 )
 def test_unusable_guideline_patterns_are_refused_with_the_reason(

@@ -17,6 +17,7 @@ from bench.generate import (
     generate_workspace,
     suite_sizes,
 )
+from bench.measure_patterns import measure_patterns
 from evals_app.eval_files.reading import read_eval_document
 from evals_app.eval_files.yaml_loader import load_yaml
 
@@ -96,3 +97,17 @@ def test_percentiles_take_the_nearest_rank() -> None:
     assert percentile(values, 0.5) == 50
     assert percentile(values, 0.99) == 99
     assert math.isnan(percentile([], 0.5))
+
+
+def test_stacked_double_stars_are_measured_against_a_one_millisecond_target(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (figure,) = measure_patterns(repeats=5)
+
+    assert (figure.name, figure.unit, figure.target) == (
+        "guideline_match_stacked_double_stars",
+        "ms",
+        at_most(1),
+    )
+    assert 0 < figure.value < 1000
+    assert json.loads(capsys.readouterr().out) == json.loads(figure.line())

@@ -78,3 +78,18 @@ def test_compiled_matchers_are_cached() -> None:
 def test_an_invalid_range_names_the_pattern() -> None:
     with pytest.raises(ValueError, match=r"Invalid guideline pattern '\[z-a\]'"):
         is_guideline("a", ["[z-a]"])
+
+
+@pytest.mark.parametrize(
+    ("pattern", "reason"),
+    [
+        ("docs/[z-a].md", "the range z-a runs backwards (write a-z)"),
+        ("[a--]", "the range a-- runs backwards (write --a)"),
+        ("**/x[!9-0]", "the range 9-0 runs backwards (write 0-9)"),
+    ],
+)
+def test_an_invalid_pattern_is_refused_with_the_reason(pattern: str, reason: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        compile_patterns(("ok/**", pattern))
+
+    assert str(refused.value) == f"Invalid guideline pattern {pattern!r}: {reason}"
