@@ -5,7 +5,7 @@ event stream in one iterative pass. Working from events, rather than PyYAML's co
 graph, is what lets every limit hold *before* memory is spent: libyaml's own C composer recurses
 once per nesting level (and crashes on very deep input), and alias expansion is only visible
 while building. It is also several times faster than `yaml.load(..., CSafeLoader)`, whose
-Python-side constructor dominates the time. See EVAL_YAML.md, "Bad input".
+Python-side constructor dominates the time. See docs/formats.md, "What is refused".
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ class FormattedCase:
 class _Turn(NamedTuple):
     role: Role
     segments: list[Segment]
-    visible: bool  # has a visible segment (FORMATTING.md, "visible content")
+    visible: bool  # has a visible segment (docs/formatting.md, "Segments of a message")
 
 
 def decide_role_markers(roles: Sequence[Role], visible_turns: int) -> tuple[bool, str]:

@@ -1,4 +1,5 @@
-"""Glob matching of workspace paths against `guideline_patterns` (FORMATTING.md, step 6).
+"""Glob matching of workspace paths against `guideline_patterns` (docs/formatting.md,
+"Resolving a file block", step 6).
 
 `*` and `?` stay within one folder, `**` as a whole path segment spans any number of folders
 (including none), `[...]` is a character class (`[!...]` or `[^...]` negated), `\\` escapes the

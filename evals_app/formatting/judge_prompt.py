@@ -1,4 +1,5 @@
-"""The judge (evaluator) prompt: its template and the values filled in (FORMATTING.md, "Judge").
+"""The judge (evaluator) prompt: its template and the values filled in (docs/formatting.md,
+"The judge prompt").
 
 The template is the default below, or the `prompt` of the case's first `llm_judge` evaluator
 (else its file's): a workspace file when the prompt names one, otherwise inline template text.

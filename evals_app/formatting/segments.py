@@ -1,4 +1,4 @@
-"""Rendering the blocks of one message into segments (FORMATTING.md, "Segments of one message").
+"""Rendering the blocks of one message into segments (docs/formatting.md, "Segments of a message").
 
 Also home of the types every part of the engine shares: `Mode` and `FormattingWarning`.
 """

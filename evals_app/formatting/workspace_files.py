@@ -1,4 +1,5 @@
-"""Reading workspace files and resolving `type: file` blocks (FORMATTING.md, steps 1-5).
+"""Reading workspace files and resolving `type: file` blocks (docs/formatting.md, "Resolving a
+file block").
 
 A `FileSource` answers "what is the text of this workspace-relative path"; `resolve_file` walks
 the eval file's folder and its ancestors to find the file a block names.
@@ -84,7 +85,8 @@ class DirectoryFiles:
 
     def _read_uncached(self, path: str) -> str | None:
         real_path = os.path.realpath(os.path.join(self._real_root, path))
-        # Symlinks are followed only while they stay inside the workspace (FORMATTING.md step 3).
+        # Symlinks are followed only while they stay inside the workspace (docs/formatting.md,
+        # "Resolving a file block", step 3).
         if not real_path.startswith(self._prefix):
             return None
         try:

@@ -1,4 +1,4 @@
-"""`manage.py export_evals --out DIR ...` (command-line contract in EVAL_YAML.md)."""
+"""`manage.py export_evals --out DIR ...` (the command-line contract: README, "Command line")."""
 
 from __future__ import annotations
 

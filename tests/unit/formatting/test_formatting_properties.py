@@ -24,7 +24,7 @@ FILES = {
     "evals/code.py": "print('hi')\n",
     "blank.txt": " \r\n\t",
 }
-# What a file block with this value contributes, by FORMATTING.md's visibility rule.
+# What a file block with this value contributes, by the visibility rule (docs/formatting.md).
 FILE_VALUES = {
     "g.instructions.md": "guideline",
     "/local.instructions.md": "guideline",

@@ -1,4 +1,4 @@
-"""Glob matching of guideline patterns (FORMATTING.md, "Resolving a file block", step 6)."""
+"""Glob matching of guideline patterns (docs/formatting.md, "Resolving a file block", step 6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The role-marker decision, the question in both shapes, and `chat_prompt` (FORMATTING.md)."""
+"""The role-marker decision, the question in both shapes, and `chat_prompt` (docs/formatting.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The six examples of FORMATTING.md, byte for byte (`lm` mode, default guideline patterns)."""
+"""The six examples of the AgentV 2025 profile (docs/formatting.md), byte for byte (`lm`
+mode, default guideline patterns)."""
 
 from __future__ import annotations
 
