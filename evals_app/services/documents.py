@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..eval_files.case_parts import CaseParts, case_input, file_evaluators, split_case
+from ..eval_files.case_parts import CaseParts, file_evaluators, split_case
 from ..eval_files.dialects import default_profile
 from ..eval_files.reading import EvalFileContents
-from ..formatting.case_input import CaseInput
 from ..models import Case, Suite
 
 
@@ -41,8 +40,3 @@ def suite_row(contents: EvalFileContents, path: str, referenced_by: str = "") ->
 def suite_evaluators(suite: Suite) -> tuple[Any, ...]:
     """The evaluators the suite's file gives cases that name none."""
     return file_evaluators(suite.document)
-
-
-def stored_case_input(document: dict[Any, Any], suite: Suite) -> CaseInput:
-    """What the formatting engine reads of a stored case of `suite`."""
-    return case_input(split_case(document), suite_evaluators(suite))
