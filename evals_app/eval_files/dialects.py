@@ -7,6 +7,7 @@ writer puts each part back under the name it came with.
 
 from __future__ import annotations
 
+import posixpath
 from typing import Any, Literal
 
 from ..formatting.case_input import ROLES as ROLES
@@ -78,3 +79,10 @@ def is_file_reference(value: Any) -> bool:
 def reference_path(value: str) -> str:
     """The path a `file://PATH` reference (or a bare path) names."""
     return value.removeprefix(FILE_PROTOCOL)
+
+
+def referenced_file(eval_path: str, value: str) -> str:
+    """The workspace path of the file of cases that the eval file at `eval_path` names with the
+    reference `value` (relative to the eval file's folder; may start with `../`)."""
+    folder = posixpath.dirname(eval_path)
+    return posixpath.normpath(posixpath.join(folder, reference_path(value).lstrip("/")))

@@ -18,6 +18,7 @@ from .dialects import (
     IGNORED_FOLDERS,
     is_eval_document,
     reference_path,
+    referenced_file,
 )
 from .errors import EvalFileError
 from .reading import EvalFileContents, format_of_path, read_eval_document, read_eval_file
@@ -137,10 +138,9 @@ def _follow_references(root: Path, found: Discovery) -> None:
     eval files of their own; a reference that cannot be followed stays, with a note."""
     known = {eval_file.path for eval_file in found.eval_files}
     for eval_file in list(found.eval_files):
-        folder = posixpath.dirname(eval_file.path)
         for reference in eval_file.contents.references:
             target = reference_path(reference)
-            path = posixpath.normpath(posixpath.join(folder, target.lstrip("/")))
+            path = referenced_file(eval_file.path, reference)
             note = _reference_problem(root, path, target)
             if note is not None:
                 found.notes.append(EvalFileError(f"{reference}: {note}", file=eval_file.path))

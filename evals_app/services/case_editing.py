@@ -51,6 +51,7 @@ def save_case(
     already stored changes nothing (no new version, no revision, an approval stays).
     """
     parts = read_case(document)
+    _check_editable(case.suite)
     with transaction.atomic():
         current = Case.objects.select_for_update().get(pk=case.pk)
         if current.version != base_version:
@@ -76,6 +77,7 @@ def paste_case(suite: Suite, source: str, author: User | None = None) -> tuple[C
             raise
         error.line = load_yaml(source, track_lines=True).line_of(field_path(error.field))
         raise
+    _check_editable(suite)
     with transaction.atomic():
         Suite.objects.select_for_update().get(pk=suite.pk)
         existing = suite.cases.select_for_update().filter(case_id=parts.case_id).first()
@@ -145,6 +147,13 @@ def _replace_content(
     record_revision(case, author, summary, document)
     dismiss_approval_on_edit(case, author)
     return case
+
+
+def _check_editable(suite: Suite) -> None:
+    if suite.read_only:
+        raise EvalFileError(
+            f"the cases of {suite.path} are read-only (a CSV file): change the file itself"
+        )
 
 
 def _check_id_free(suite_id: int, case_id: str, own_pk: int) -> None:

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from ..eval_files.dialects import EVAL_SCHEMA
+from ..eval_files.dialects import EVAL_SCHEMA, referenced_file
 from ..models import ActivityRecord, Case, CommentThread, Suite, Workspace
 from ..request_numbers import MAX_DATABASE_INTEGER, parse_number
 from .activity import record_activity
@@ -75,6 +75,30 @@ def delete_suite(suite: Suite, actor: User | None = None) -> int:
         action = ActivityRecord.Action.SUITE_DELETED
         record_activity(suite.workspace_id, actor, action, locked.path, detail)
     return cases
+
+
+@dataclass(frozen=True)
+class CaseFileReference:
+    """A file of cases an eval file refers to (`tests: file://cases.jsonl`, or an entry
+    `- file://more.yaml`), as written, and the suite it was imported as (None when it was not)."""
+
+    written: str
+    suite: Suite | None
+
+
+def case_file_references(suite: Suite) -> list[CaseFileReference]:
+    """The files of cases `suite`'s file refers to, in the order it names them (one query)."""
+    entries = suite.document.get(suite.cases_key) if suite.cases_key else None
+    written = [entries] if isinstance(entries, str) else []
+    if isinstance(entries, list):
+        written = [entry for entry in entries if isinstance(entry, str)]
+    if not written:
+        return []
+    paths = {reference: referenced_file(suite.path, reference) for reference in written}
+    found = {
+        other.path: other for other in suite.workspace.suites.filter(path__in=set(paths.values()))
+    }
+    return [CaseFileReference(reference, found.get(paths[reference])) for reference in written]
 
 
 @dataclass(frozen=True)

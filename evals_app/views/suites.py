@@ -20,7 +20,7 @@ from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace
 from ..services.case_list import refresh_suite_summaries
 from ..services.cases import Direction, create_case, delete_case, duplicate_case, move_case
 from ..services.formatting import WorkspaceFormatter
-from ..services.suites import page_of_cases, summarize_cases
+from ..services.suites import case_file_references, page_of_cases, summarize_cases
 from .fragments import render_page
 from .htmx_request import HtmxHttpRequest
 
@@ -165,4 +165,5 @@ def suite_context(
         "page_obj": page_obj,
         "total": total,
         "case_form": case_form or CaseForm(),
+        "references": case_file_references(suite),
     }
