@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from evals_app.models import Workspace
@@ -55,3 +56,29 @@ def test_agent_mode_shows_file_references_in_the_question(
     expect(file_turn.get_by_role("combobox", name="File", exact=True)).to_be_in_viewport()
     expect(editor.get_by_label("Agent (file references)")).to_be_checked()
     screenshot(editor, "editor-agent-mode.png")
+
+
+def test_the_workspace_page_shows_suites_review_configs_and_files(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    editor.set_viewport_size({"width": 1280, "height": 1400})
+    editor.goto(example_workspace.get_absolute_url())
+
+    expect(editor.get_by_role("heading", name="Guideline patterns")).to_be_visible()
+    expect(editor.get_by_role("article", name=".agentv/config.yaml")).to_contain_text(
+        "Governs 5 suites"
+    )
+    expect(editor.get_by_role("link", name="evals/coding/review.yaml")).to_be_visible()
+    screenshot(editor, "workspace.png")
+
+
+def test_the_suite_page_lists_cases_with_their_review_and_formatting(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    suite = example_workspace.suites.get(path="evals/coding/review.yaml")
+    editor.set_viewport_size({"width": 1280, "height": 1000})
+    editor.goto(reverse("suite_detail", args=[example_workspace.slug, suite.pk]))
+
+    expect(editor.get_by_role("search", name="Search, filter and sort cases")).to_be_visible()
+    expect(editor.get_by_role("link", name="review-cart-subtotal", exact=True)).to_be_visible()
+    screenshot(editor, "suite.png")
