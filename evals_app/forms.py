@@ -104,6 +104,7 @@ class CaseForm(PageForm):
     case_id = forms.CharField(
         label="New case id",
         max_length=200,
+        strip=False,  # spaces around an id are refused by the service, with a message
         widget=forms.TextInput(attrs={"placeholder": "review-js", "spellcheck": "false"}),
     )
 
