@@ -323,7 +323,7 @@ class CaseDraft:
             raise DraftFormError("case-meta: malformed")
         evaluators = meta.get("evaluators")
         return cls(
-            case_id=form.get("id", "").strip(),
+            case_id=form.get("id", ""),
             outcome=_text(form.get("outcome", "")),
             input_turns=_turns_from_form(form, "input"),
             expected_turns=_turns_from_form(form, "expected"),

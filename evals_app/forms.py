@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from .eval_files.dialects import PROFILE_LABELS
 from .models import Membership, ReviewStatus
 from .services.case_list import MARKERS, SORTS, WARNINGS, CaseListing
 
@@ -104,6 +105,7 @@ class CaseForm(PageForm):
     case_id = forms.CharField(
         label="New case id",
         max_length=200,
+        strip=False,  # spaces around an id are refused by the service, with a message
         widget=forms.TextInput(attrs={"placeholder": "review-js", "spellcheck": "false"}),
     )
 
@@ -127,6 +129,34 @@ class SuitePathForm(PageForm):
         max_length=1000,
         strip=False,  # spaces around a path are refused by the service, with a message
         widget=forms.TextInput(attrs={"spellcheck": "false"}),
+    )
+
+
+class SuiteFieldsForm(PageForm):
+    """A suite's top-level fields as YAML (the service reads and judges them)."""
+
+    id_prefix = "suite"
+
+    fields_yaml = forms.CharField(
+        label="Top-level fields (YAML)",
+        required=False,
+        max_length=1_000_000,
+        strip=False,  # indentation is YAML's structure
+        widget=forms.Textarea(attrs={"rows": 16, "class": "code", "spellcheck": "false"}),
+    )
+
+    def clean_fields_yaml(self) -> str:
+        return _one_line_ends(self.cleaned_data["fields_yaml"])
+
+
+class SuiteProfileForm(PageForm):
+    """The profile that formats a suite's cases."""
+
+    id_prefix = "suite"
+
+    profile = forms.ChoiceField(
+        label="Profile",
+        choices=list(PROFILE_LABELS.items()),
     )
 
 

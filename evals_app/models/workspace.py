@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.urls import reverse
 
-from ..eval_files.dialects import DEFAULT_GUIDELINE_PATTERNS, PROFILES
+from ..eval_files.dialects import DEFAULT_GUIDELINE_PATTERNS, PROFILE_LABELS
 from ..eval_files.reading import FILE_FORMATS
 from .ordered_json import OrderedJSONField
 
@@ -76,7 +76,7 @@ class Suite(models.Model):
         max_length=10, choices=[(name, name) for name in FILE_FORMATS], default="yaml"
     )
     profile = models.CharField(
-        max_length=20, choices=[(name, name) for name in PROFILES], default="agentv-2025"
+        max_length=20, choices=list(PROFILE_LABELS.items()), default="agentv-2025"
     )
     referenced_by = models.CharField(max_length=1000, blank=True, default="")
     updated_at = models.DateTimeField(auto_now=True)

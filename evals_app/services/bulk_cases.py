@@ -2,7 +2,9 @@
 
 Each action is one transaction that locks the suite rows first (STYLE.md, "Ordered children").
 A case the action cannot apply to is refused with the reason, the others go ahead: the result
-names both, so the page can say what was done and what was not, and why.
+names both, so the page can say what was done and what was not, and why. Moves and deletions
+are recorded in the workspace's activity, one record per action naming its cases (a review
+step records itself as a review event).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from ..models import Case, ReviewEvent, Suite
+from ..models import ActivityRecord, Case, ReviewEvent, Suite
+from .activity import record_activity
 from .positions import close_gaps
 from .review_workflow import ReviewError, move
 
@@ -40,7 +43,9 @@ def approve_cases(suite: Suite, pks: Sequence[int], actor: User) -> BulkResult:
     return _review(suite, pks, actor, ReviewEvent.Action.APPROVED)
 
 
-def move_cases(suite: Suite, pks: Sequence[int], target: Suite) -> BulkResult:
+def move_cases(
+    suite: Suite, pks: Sequence[int], target: Suite, actor: User | None = None
+) -> BulkResult:
     """Move the cases `pks` of `suite` to the end of `target` (a suite of the same workspace),
     in their order; a case whose id `target` already has stays where it is."""
     result = BulkResult()
@@ -68,16 +73,20 @@ def move_cases(suite: Suite, pks: Sequence[int], target: Suite) -> BulkResult:
         Case.objects.bulk_update(moving, ["suite", "position", "summary_current", "updated_at"])
         close_gaps(suite.cases.all(), left)
         result.done = [case.case_id for case in moving]
+        if moving:
+            _record(suite, actor, "moved", moving, f"from {suite.path} to {target.path}", target)
     return result
 
 
-def delete_cases(suite: Suite, pks: Sequence[int]) -> BulkResult:
+def delete_cases(suite: Suite, pks: Sequence[int], actor: User | None = None) -> BulkResult:
     """Delete the cases `pks` of `suite` (their turns, threads and history with them)."""
     with transaction.atomic():
         _lock(suite)
         cases = _current(suite, pks)
         Case.objects.filter(pk__in=[case.pk for case in cases]).delete()
         close_gaps(suite.cases.all(), [case.position for case in cases])
+        if cases:
+            _record(suite, actor, "deleted", cases, f"from {suite.path}")
     return BulkResult(done=[case.case_id for case in cases])
 
 
@@ -93,6 +102,44 @@ def _review(suite: Suite, pks: Sequence[int], actor: User, action: str) -> BulkR
             else:
                 result.done.append(case.case_id)
     return result
+
+
+Action = ActivityRecord.Action
+# The most of a subject's length (ActivityRecord.subject) that the ids of the cases may take.
+MAX_NAMED = 900
+
+
+def _record(
+    suite: Suite,
+    actor: User | None,
+    verb: str,
+    cases: list[Case],
+    detail: str,
+    target: Suite | None = None,
+) -> None:
+    """One activity record for the action: one case reads as a single delete or move does (a
+    moved case linked to its editor); several are named together, so a large selection does not
+    push everything else off the feed."""
+    if len(cases) == 1:
+        action = Action.CASE_MOVED if verb == "moved" else Action.CASE_DELETED
+        case = cases[0] if verb == "moved" else None
+        record_activity(suite.workspace_id, actor, action, cases[0].case_id, detail, case=case)
+        return
+    action = Action.CASES_MOVED if verb == "moved" else Action.CASES_DELETED
+    subject = _named([case.case_id for case in cases])
+    detail = f"{len(cases)} cases, {detail}"
+    record_activity(suite.workspace_id, actor, action, subject, detail, suite=target)
+
+
+def _named(ids: list[str]) -> str:
+    """The ids joined by commas, as many as fit in MAX_NAMED characters, then how many more."""
+    named = ""
+    for index, case_id in enumerate(ids):
+        longer = f"{named}, {case_id}" if named else case_id
+        if len(longer) > MAX_NAMED:
+            return f"{named} and {len(ids) - index} more"
+        named = longer
+    return named
 
 
 def _lock(suite: Suite) -> None:

@@ -14,6 +14,7 @@ from django.db.models import Max
 
 from ..eval_files.case_parts import join_case, new_case_parts, split_case
 from ..eval_files.errors import EvalFileError
+from ..eval_files.reading import case_id_problem
 from ..models import ActivityRecord, Case, ReviewStatus, Suite
 from .activity import record_activity
 from .positions import shift_positions
@@ -27,9 +28,9 @@ def create_case(suite: Suite, case_id: str, author: User | None = None) -> Case:
     """Append a case with `case_id`, an empty outcome and one empty user turn, spelled like
     the suite's first case (else as new cases of its file's period are).
 
-    Raises EvalFileError (field "id") when the id is blank, too long or taken in the suite.
+    Raises EvalFileError (field "id") when the id is not one the app accepts (as in the
+    editor: `case_id_problem`), is too long or is taken in the suite.
     """
-    case_id = case_id.strip()
     with transaction.atomic():
         _lock(suite.pk)
         _check_id(suite, case_id)
@@ -115,8 +116,10 @@ def _lock(suite_pk: int) -> Suite:
 
 
 def _check_id(suite: Suite, case_id: str) -> None:
-    if not case_id:
-        raise EvalFileError("A case needs an id.", field="id")
+    """The same rules as the editor and Paste YAML (`read_case`), and unique in the suite."""
+    problem = case_id_problem(case_id)
+    if problem is not None:
+        raise EvalFileError(f"{problem[0].upper()}{problem[1:]}.", case_id=case_id, field="id")
     if len(case_id) > MAX_ID_LENGTH:
         raise EvalFileError(f"An id can be at most {MAX_ID_LENGTH} characters long.", field="id")
     if suite.cases.filter(case_id=case_id).exists():
@@ -132,6 +135,12 @@ def _copy_id(suite: Suite, case_id: str) -> str:
     while candidate in taken:
         number += 1
         candidate = f"{base}-{number}"
+    # An imported id may have what the app refuses (import only warns): the copy does not.
+    problem = case_id_problem(candidate)
+    if problem is not None:
+        raise EvalFileError(
+            f"The copy's id {candidate!r} is refused: {problem}.", case_id=case_id, field="id"
+        )
     if len(candidate) > MAX_ID_LENGTH:
         raise EvalFileError(
             f"The copy's id {candidate!r} would be longer than {MAX_ID_LENGTH} characters.",

@@ -62,10 +62,10 @@ def case_bulk(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRespons
         if not target:
             messages.error(request, "Choose the suite to move the cases to.")
             return cases_changed(request, access, suite)
-        result = move_cases(suite, pks, target[0])
+        result = move_cases(suite, pks, target[0], signed_in_user(request))
         done_label = f"Moved to {target[0].path}"
     elif action == "delete":
-        result = delete_cases(suite, pks)
+        result = delete_cases(suite, pks, signed_in_user(request))
     elif action == "submit":
         result = submit_cases(suite, pks, signed_in_user(request))
     else:

@@ -29,6 +29,9 @@ from ..models import Case, Suite
 from ..services.formatting import WorkspaceFormatter
 
 SECTION_LABELS = {"input": "Input turns", "expected": "Expected messages"}
+# Until the 2026 rules are built, every profile formats with the 2025 engine; pages say so
+# where a suite's profile is shown (`profile_stand_in`).
+PROFILE_STAND_IN = "formatted with the 2025 rules until today's rules are available"
 
 
 @dataclass
@@ -167,6 +170,7 @@ def editor_context(
         "case_meta": case_meta_json(draft),
         "outcome_label": _OUTCOME_LABELS.get(draft.spelling.outcome_key, "Outcome"),
         "spelling_note": f"Formatted by {_profile_label(suite.profile)}",
+        "profile_stand_in": PROFILE_STAND_IN if suite.profile == "agentv-2026" else "",
         **_other_fields(draft),
         "roles": ROLES,
         "file_paths": sorted(formatter.file_texts),

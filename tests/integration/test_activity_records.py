@@ -101,6 +101,77 @@ def test_moving_a_case_is_recorded_with_its_new_place(
     assert links(client, team) == [case_url(second)]
 
 
+def bulk(client: Client, suite: Suite, action: str, *case_ids: str, **fields: str) -> None:
+    """Post the suite page's bulk form: `action` on the cases `case_ids`, confirmed."""
+    pks = [str(suite.cases.get(case_id=case_id).pk) for case_id in case_ids]
+    client.post(
+        reverse("case_bulk", args=[suite.workspace.slug, suite.pk]),
+        {"action": action, "cases": pks, "confirmed": "yes", **fields},
+    )
+
+
+def test_deleting_selected_cases_is_one_record_naming_them(
+    client: Client, team: Workspace, owner: User
+) -> None:
+    suite = suite_of(team)
+    factories.case(suite, "third")
+    bulk(client, suite, "delete", "first", "third")
+    bulk(client, suite, "delete", "second")
+
+    assert feed(client, team) == [
+        "olivia deleted case second from evals/review.yaml",
+        "olivia deleted cases first, third 2 cases, from evals/review.yaml",
+    ]
+    assert links(client, team) == []
+
+
+def test_moving_selected_cases_is_one_record_linking_where_they_went(
+    client: Client, team: Workspace, owner: User
+) -> None:
+    suite = suite_of(team)
+    other = factories.suite(team, "evals/other.yaml")
+    factories.case(other, "second")  # a clash: `second` stays, and is not named
+    factories.case(suite, "third")
+    bulk(client, suite, "move", "first", "second", "third", target=str(other.pk))
+    bulk(client, other, "move", "third", target=str(suite.pk))
+
+    assert feed(client, team) == [
+        "olivia moved case third in evals/review.yaml from evals/other.yaml to evals/review.yaml",
+        "olivia moved cases first, third 2 cases, from evals/review.yaml to evals/other.yaml",
+    ]
+    third = suite.cases.get(case_id="third")
+    assert links(client, team) == [
+        case_url(third),
+        reverse("suite_detail", args=[team.slug, other.pk]),
+    ]
+
+
+def test_a_selection_too_long_to_name_says_how_many_more(
+    client: Client, team: Workspace, owner: User
+) -> None:
+    suite = suite_of(team)
+    long_ids = [f"{index:03d}-" + "x" * 195 for index in range(6)]
+    for case_id in long_ids:
+        factories.case(suite, case_id)
+
+    bulk(client, suite, "delete", *long_ids)
+
+    assert feed(client, team) == [
+        f"olivia deleted cases {', '.join(long_ids[:4])} and 2 more 6 cases, from evals/review.yaml"
+    ]
+
+
+def test_moves_and_deletions_that_did_nothing_are_not_recorded(
+    client: Client, team: Workspace, owner: User
+) -> None:
+    suite = suite_of(team)
+    other = factories.suite(team, "evals/other.yaml")
+    factories.case(other, "first")
+    bulk(client, suite, "move", "first", target=str(other.pk))
+
+    assert feed(client, team) == []
+
+
 def test_adding_renaming_and_deleting_a_suite_are_recorded(
     client: Client, team: Workspace, owner: User
 ) -> None:

@@ -205,7 +205,7 @@ def test_first_case_cannot_move_up_and_last_cannot_move_down(
 
 
 def test_adding_a_case_opens_it_in_the_editor(signed_in: Client, review: Suite) -> None:
-    response = signed_in.post(url("case_create", review), {"case_id": " review-go "})
+    response = signed_in.post(url("case_create", review), {"case_id": "review-go"})
 
     created = named(review, "review-go")
     assert response.status_code == 302

@@ -44,6 +44,8 @@ KNOWN_POST_VIEWS = {
     "workspace_delete",
     "suite_rename",
     "suite_delete",
+    "suite_settings",
+    "suite_profile",
 }
 
 
