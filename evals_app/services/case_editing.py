@@ -52,7 +52,8 @@ def save_case(
     """
     parts = read_case(document)
     with transaction.atomic():
-        current = Case.objects.select_for_update().get(pk=case.pk)
+        current = Case.objects.select_for_update().select_related("suite").get(pk=case.pk)
+        _check_editable(current.suite)
         if current.version != base_version:
             raise CaseConflict(current)
         _check_id_free(current.suite_id, parts.case_id, current.pk)
@@ -76,6 +77,7 @@ def paste_case(suite: Suite, source: str, author: User | None = None) -> tuple[C
             raise
         error.line = load_yaml(source, track_lines=True).line_of(field_path(error.field))
         raise
+    _check_editable(suite)
     with transaction.atomic():
         Suite.objects.select_for_update().get(pk=suite.pk)
         existing = suite.cases.select_for_update().filter(case_id=parts.case_id).first()
@@ -145,6 +147,14 @@ def _replace_content(
     record_revision(case, author, summary, document)
     dismiss_approval_on_edit(case, author)
     return case
+
+
+def _check_editable(suite: Suite) -> None:
+    """A CSV file's cases are formatted and previewed, never edited (docs/formats.md)."""
+    if suite.read_only:
+        raise EvalFileError(
+            f"the cases of a CSV file are read-only; edit {suite.path} itself and import it again"
+        )
 
 
 def _check_id_free(suite_id: int, case_id: str, own_pk: int) -> None:

@@ -141,7 +141,7 @@ def _context(
     formatter = WorkspaceFormatter(access.workspace)
     context = editor_context(formatter, case.suite, case, draft, focus=focus)
     context.update(review_context(access, case, signed_in_user(request)))
-    context["read_only"] = not access.can_edit
+    context["read_only"] = not access.can_edit or case.suite.read_only
     if preview:
         context.update(preview_context(formatter, case.suite, draft))
     return context

@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from evals_app.models import Case, Revision
+from evals_app.eval_files.errors import EvalFileError
+from evals_app.models import Case, Revision, Suite
+from evals_app.services.case_editing import paste_case
 from evals_app.services.importing import import_workspace
 from tests.factories import admin
 from tests.integration.test_case_editor_views import editor_url, form_of
@@ -64,7 +66,8 @@ def test_opening_and_saving_a_case_of_any_period_changes_nothing(
     response = editor.post(editor_url(case), {**form, "action": "save"})
 
     after = Case.objects.get(pk=case.pk)
-    assert response.status_code == 302
+    # A CSV file's cases are read-only: saving them is refused (and changes nothing either).
+    assert response.status_code == (422 if suite_path.endswith(".csv") else 302)
     assert exactly(after.document) == exactly(before)
     assert after.version == case.version
     assert not Revision.objects.filter(case=case).exists()
@@ -163,3 +166,33 @@ def test_a_second_turn_makes_a_string_input_a_list_of_messages(editor: Client) -
         {"role": "assistant", "content": "Four."},
     ]
     assert list(document) == ["test_id", "criteria", "input", "assert"]
+
+
+def test_a_csv_files_case_opens_read_only(editor: Client) -> None:
+    case = period_case("evals/references/cases/table.csv", "csv-1")
+
+    html = editor.get(editor_url(case)).content.decode()
+
+    assert 'id="save-button"' not in html
+    assert "The cases of a CSV file are read-only" in html
+    assert 'name="outcome" rows="2" class="grow" readonly' in html
+
+
+def test_saving_a_csv_files_case_is_refused_with_a_message(editor: Client) -> None:
+    case = period_case("evals/references/cases/table.csv", "csv-1")
+    form = opened(editor, case)
+
+    response = editor.post(editor_url(case), {**form, "outcome": "Says 2.", "action": "save"})
+
+    assert response.status_code == 422
+    assert "Not saved: the cases of a CSV file are read-only" in response.content.decode()
+    assert exactly(Case.objects.get(pk=case.pk).document) == exactly(case.document)
+
+
+def test_pasting_a_case_into_a_csv_file_is_refused(editor: Client) -> None:
+    suite = Suite.objects.get(path="evals/references/cases/table.csv")
+
+    with pytest.raises(EvalFileError, match="the cases of a CSV file are read-only"):
+        paste_case(suite, "id: csv-3\ninput: What is 3+3?\n")
+
+    assert list(suite.cases.values_list("case_id", flat=True)) == ["csv-1", "csv-2"]
