@@ -288,3 +288,12 @@ def test_a_broken_file_named_like_an_eval_file_refuses_the_import(tmp_path: Path
     assert str(error).startswith("evals/broken.eval.yaml:")
     assert "not valid YAML" in error.message
     assert not Workspace.objects.exists()
+
+
+def test_a_conversation_of_turns_is_not_warned_about_as_missing(imported: ImportSummary) -> None:
+    # `mode: conversation` tests hold their conversation in `turns[].input` (2026-07).
+    assert not [
+        warning
+        for warning in imported.warnings
+        if "'conversation'" in warning and "has no conversation" in warning
+    ]
