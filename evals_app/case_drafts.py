@@ -242,7 +242,10 @@ class EvaluatorDraft:
         """A draft of an evaluator mapping; values of other types stay in `extra`, untouched."""
         if not isinstance(data, dict):
             return cls(type="", original=data)
-        known = {k: v for k, v in data.items() if k in EVALUATOR_FIELDS and isinstance(v, str)}
+        # Only the fields the form shows for the evaluator's type come back from it; any other
+        # (a judge's `script`) rides along with the unknown keys.
+        shown = ("type", *_shown_fields(data.get("type")))
+        known = {k: v for k, v in data.items() if k in shown and isinstance(v, str)}
         extra = {k: v for k, v in data.items() if k not in known}
         return cls(**known, extra=extra, key_order=list(data), original=data)
 
@@ -378,6 +381,11 @@ class DraftValueError(ValueError):
     def __init__(self, problems: list[tuple[str, str]]) -> None:
         super().__init__("; ".join(f"{name}: {message}" for name, message in problems))
         self.problems = problems
+
+
+def _shown_fields(evaluator_type: Any) -> tuple[str, ...]:
+    """The fields the editor shows for an evaluator of this type (the template's two forms)."""
+    return ("name", "script", "cwd") if evaluator_type == "code" else ("name", "prompt", "model")
 
 
 def _same_fields(first: EvaluatorDraft, second: EvaluatorDraft) -> bool:

@@ -7,15 +7,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
+from hypothesis import HealthCheck, example, given, settings
 
 from evals_app.eval_files.errors import EvalFileError
-from evals_app.models import Case, Revision, Suite
+from evals_app.models import Case, Revision, Suite, Workspace
 from evals_app.services.case_editing import paste_case
 from evals_app.services.importing import import_workspace
+from tests import factories
 from tests.factories import admin
 from tests.integration.test_case_editor_views import editor_url, form_of
 from tests.integration.test_periods import PERIOD_CASES, PERIODS, exactly
+from tests.strategies import period_cases
 
 pytestmark = pytest.mark.django_db
 
@@ -196,3 +200,29 @@ def test_pasting_a_case_into_a_csv_file_is_refused(editor: Client) -> None:
         paste_case(suite, "id: csv-3\ninput: What is 3+3?\n")
 
     assert list(suite.cases.values_list("case_id", flat=True)) == ["csv-1", "csv-2"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=period_cases("generated"))
+# A judge with a `script` (a field the form shows only for code evaluators).
+@example(
+    document={
+        "id": "generated",
+        "execution": {"evaluators": [{"name": "j", "type": "llm_judge", "script": "check.py"}]},
+    }
+)
+def test_any_case_of_any_period_saves_unchanged_from_the_editor(
+    document: dict[str, Any],
+) -> None:
+    Workspace.objects.all().delete()
+    suite = factories.suite(factories.workspace("Generated"), "evals/generated.yaml")
+    case = Case.objects.create(suite=suite, position=0, case_id="generated", document=document)
+    client = Client()
+    client.force_login(User.objects.filter(is_superuser=True).first() or admin())
+
+    form = opened(client, case)
+    response = client.post(editor_url(case), {**form, "action": "save"})
+
+    assert response.status_code == 302
+    assert exactly(Case.objects.get(pk=case.pk).document) == exactly(document)
+    assert not Revision.objects.filter(case=case).exists()
