@@ -18,7 +18,7 @@ from typing import Any
 
 from .eval_files.case_parts import CaseParts, Spelling, join_case, split_case
 from .eval_files.dialects import ROLES
-from .eval_files.json_text import decode_json, encode_json
+from .eval_files.json_text import decode_json, encode_json, has_typed_keys
 from .eval_files.key_order import ordered_mapping, split_mapping
 from .request_numbers import parse_number
 
@@ -87,12 +87,15 @@ class ToolCallDraft:
     output_text: str = ""
     extra: dict[Any, Any] = field(default_factory=dict)
     key_order: list[Any] = field(default_factory=list)
+    # An input or output whose mappings have keys JSON turns into text (`{0: …}`), as read:
+    # written back as it was while its JSON text is unchanged.
+    originals: dict[str, Any] = field(default_factory=dict)
 
     def document(self, problems: list[tuple[str, str]], prefix: str = "tool") -> dict[Any, Any]:
         """The tool call as YAML has it; JSON that does not parse is added to `problems`."""
         known: dict[str, Any] = {"tool": self.tool or None}
         for name, text in (("input", self.input_text), ("output", self.output_text)):
-            known[name] = _json_value(text, f"{prefix}-{name}", problems)
+            known[name] = _json_value(text, f"{prefix}-{name}", problems, self.originals.get(name))
         return ordered_mapping(known, self.extra, self.key_order)
 
     @classmethod
@@ -108,6 +111,11 @@ class ToolCallDraft:
             output_text=_json_text(data["output"]) if "output" in known else "",
             extra=extra,
             key_order=key_order,
+            originals={
+                name: data[name]
+                for name in ("input", "output")
+                if name in known and has_typed_keys(data[name])
+            },
         )
 
 
@@ -124,6 +132,9 @@ class TurnDraft:
     extra: dict[Any, Any] = field(default_factory=dict)
     key_order: list[Any] = field(default_factory=list)
     raw_content: Any = None
+    # Mapping content with keys JSON turns into text (`{1: …}`), as read: written back as it
+    # was while its JSON text is unchanged.
+    original_mapping: Any = None
 
     def document(
         self, problems: list[tuple[str, str]] | None = None, prefix: str = "turn"
@@ -139,7 +150,9 @@ class TurnDraft:
     def _document(self, problems: list[tuple[str, str]], prefix: str) -> dict[Any, Any]:
         content: Any = None
         if self.content_form == "mapping":
-            content = _json_value(self.mapping_text, f"{prefix}-mapping", problems)
+            content = _json_value(
+                self.mapping_text, f"{prefix}-mapping", problems, self.original_mapping
+            )
         elif self.content_form == "raw":
             content = self.raw_content
         elif self.content_form != "absent":
@@ -191,6 +204,8 @@ class TurnDraft:
         elif isinstance(content, dict):
             turn.content_form, turn.blocks = "mapping", []
             turn.mapping_text = _json_text(content)
+            if has_typed_keys(content):
+                turn.original_mapping = content
         else:
             turn.content_form, turn.blocks, turn.raw_content = "raw", [], content
         return turn
@@ -227,7 +242,10 @@ class EvaluatorDraft:
         """A draft of an evaluator mapping; values of other types stay in `extra`, untouched."""
         if not isinstance(data, dict):
             return cls(type="", original=data)
-        known = {k: v for k, v in data.items() if k in EVALUATOR_FIELDS and isinstance(v, str)}
+        # Only the fields the form shows for the evaluator's type come back from it; any other
+        # (a judge's `script`) rides along with the unknown keys.
+        shown = ("type", *_shown_fields(data.get("type")))
+        known = {k: v for k, v in data.items() if k in shown and isinstance(v, str)}
         extra = {k: v for k, v in data.items() if k not in known}
         return cls(**known, extra=extra, key_order=list(data), original=data)
 
@@ -365,6 +383,11 @@ class DraftValueError(ValueError):
         self.problems = problems
 
 
+def _shown_fields(evaluator_type: Any) -> tuple[str, ...]:
+    """The fields the editor shows for an evaluator of this type (the template's two forms)."""
+    return ("name", "script", "cwd") if evaluator_type == "code" else ("name", "prompt", "model")
+
+
 def _same_fields(first: EvaluatorDraft, second: EvaluatorDraft) -> bool:
     names = [item.name for item in fields(EvaluatorDraft) if item.name != "original"]
     return all(getattr(first, name) == getattr(second, name) for name in names)
@@ -400,7 +423,9 @@ def _json_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
-def _json_value(text: str, name: str, problems: list[tuple[str, str]]) -> Any:
+def _json_value(text: str, name: str, problems: list[tuple[str, str]], original: Any = None) -> Any:
+    if original is not None and text == _json_text(original):
+        return original
     if not text.strip():
         return None
     try:
@@ -453,6 +478,7 @@ def _turns_from_form(form: Mapping[str, str], section: str) -> list[TurnDraft]:
                 extra=meta["extra"],
                 key_order=meta["key_order"],
                 raw_content=meta.get("raw_content"),
+                original_mapping=meta.get("original_mapping"),
             )
         )
     return turns
@@ -466,7 +492,16 @@ def _tool_call_from_form(form: Mapping[str, str], prefix: str) -> ToolCallDraft:
         output_text=_text(form.get(f"{prefix}-output", "")),
         extra=meta["extra"],
         key_order=meta["key_order"],
+        originals=_originals(meta.get("originals")),
     )
+
+
+def _originals(value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not set(value) <= {"input", "output"}:
+        raise DraftFormError("tool call meta: malformed originals")
+    return value
 
 
 def _evaluator_from_form(form: Mapping[str, str], prefix: str) -> EvaluatorDraft:
@@ -535,6 +570,10 @@ def meta_json(item: BlockDraft | TurnDraft | EvaluatorDraft | ToolCallDraft) -> 
             meta["tool_calls"] = True
         if item.content_form == "raw":
             meta["raw_content"] = item.raw_content
+        if item.original_mapping is not None:
+            meta["original_mapping"] = item.original_mapping
+    if isinstance(item, ToolCallDraft) and item.originals:
+        meta["originals"] = item.originals
     if isinstance(item, EvaluatorDraft) and item.original is not None:
         meta["original"] = item.original
     return encode_json(meta)

@@ -89,3 +89,115 @@ def eval_files(draw: st.DrawFn) -> dict[str, Any]:
     document.update(draw(st.dictionaries(keys.map(lambda k: "x_" + k), extra_values, max_size=2)))
     order = draw(st.permutations(list(document)))
     return {key: document[key] for key in order}
+
+
+# Cases in the spelling of any AgentV period (docs/formats.md, "Periods and their spellings"):
+# the aliases of each part mixed freely, content as text, a list of blocks of any type or a
+# mapping, messages of tool calls only, and mapping keys that are integers or booleans.
+typed_keys = st.one_of(keys, st.integers(min_value=-3, max_value=10), st.booleans())
+typed_mappings = st.dictionaries(typed_keys, extra_values, min_size=1, max_size=3)
+any_block = st.one_of(
+    block,
+    st.fixed_dictionaries({"type": st.just("text")}, optional={"text": tricky_text}),
+    st.fixed_dictionaries(
+        {"type": st.just("tool_call"), "name": keys}, optional={"arguments": typed_mappings}
+    ),
+)
+any_content = st.one_of(
+    tricky_text,
+    st.lists(any_block, max_size=4),
+    typed_mappings.filter(lambda mapping: "role" not in mapping),
+    st.integers(),
+)
+tool_call = st.fixed_dictionaries(
+    {"tool": keys},
+    optional={"input": st.one_of(typed_mappings, extra_values), "output": extra_values},
+)
+any_message = st.one_of(
+    st.fixed_dictionaries(
+        {"role": st.sampled_from(["system", "user", "assistant", "tool"]), "content": any_content},
+        optional={"name": tricky_text},
+    ),
+    st.fixed_dictionaries(
+        {"role": st.just("assistant"), "tool_calls": st.lists(tool_call, min_size=1, max_size=2)}
+    ),
+)
+# A conversation as a list of messages, one message, a plain string, or one message's content.
+conversation = st.one_of(
+    st.lists(any_message, min_size=1, max_size=3),
+    any_message,
+    tricky_text,
+    typed_mappings.filter(lambda mapping: "role" not in mapping),
+)
+evaluator = st.fixed_dictionaries(
+    {"name": keys, "type": st.sampled_from(["llm_judge", "code"])},
+    optional={
+        "script": st.one_of(tricky_text, st.lists(keys, min_size=1, max_size=3)),
+        "prompt": st.one_of(tricky_text, typed_mappings),
+    },
+)
+rubric = st.fixed_dictionaries(
+    {"id": keys},
+    optional={
+        "score_ranges": st.dictionaries(
+            st.one_of(st.integers(min_value=0, max_value=5), st.booleans()), tricky_text, max_size=3
+        )
+    },
+)
+
+
+@st.composite
+def period_cases(draw: st.DrawFn, case_id: str = "case") -> dict[str, Any]:
+    """A valid case mapping in any period's spelling, with unknown keys and shuffled order."""
+    case: dict[str, Any] = {draw(st.sampled_from(["id", "test_id"])): case_id}
+    variables: dict[str, Any] = {}
+    if draw(st.booleans()):
+        case[draw(st.sampled_from(["outcome", "expected_outcome", "criteria"]))] = draw(tricky_text)
+    for aliases in (
+        ["input_messages", "input", "vars.input"],
+        ["expected_messages", "expected_output", "vars.expected_output"],
+    ):
+        if draw(st.booleans()):
+            where = draw(st.sampled_from(aliases))
+            value = draw(conversation)
+            if where.startswith("vars."):
+                variables[where.removeprefix("vars.")] = value
+            else:
+                case[where] = value
+    if variables or draw(st.booleans()):
+        case["vars"] = {**draw(st.dictionaries(keys, extra_values, max_size=2)), **variables}
+    grading = draw(st.sampled_from(["none", "execution", "evaluators", "rubrics", "assert"]))
+    if grading == "execution":
+        case["execution"] = {"evaluators": draw(st.lists(evaluator, max_size=2))}
+    elif grading == "evaluators":
+        case["evaluators"] = draw(st.lists(evaluator, max_size=2))
+    elif grading == "rubrics":
+        case["rubrics"] = draw(st.lists(rubric, min_size=1, max_size=2))
+    elif grading == "assert":
+        case["assert"] = draw(st.lists(st.one_of(tricky_text, evaluator), max_size=3))
+    case.update(draw(st.dictionaries(keys.map(lambda k: "x_" + k), extra_values, max_size=2)))
+    order = draw(st.permutations(list(case)))
+    return {key: case[key] for key in order}
+
+
+@st.composite
+def period_eval_files(
+    draw: st.DrawFn, cases_keys: tuple[str, ...] = ("evalcases", "eval_cases", "cases", "tests")
+) -> dict[str, Any]:
+    """A valid eval document of any period: its list of cases under one of `cases_keys`, with or
+    without `$schema`, cases in any period's spelling, keys in shuffled order."""
+    ids = draw(
+        st.lists(
+            st.text(alphabet="abc-123", min_size=1, max_size=6), min_size=1, max_size=3, unique=True
+        )
+    )
+    document: dict[str, Any] = {
+        draw(st.sampled_from(cases_keys)): [draw(period_cases(i)) for i in ids]
+    }
+    if draw(st.booleans()):
+        document["$schema"] = "agentv-eval-v2"
+    if draw(st.booleans()):
+        document["evaluators"] = draw(st.lists(evaluator, max_size=2))
+    document.update(draw(st.dictionaries(keys.map(lambda k: "x_" + k), extra_values, max_size=2)))
+    order = draw(st.permutations(list(document)))
+    return {key: document[key] for key in order}

@@ -30,6 +30,11 @@ def tag_typed_keys(value: Any) -> Any:
     return _tag_typed_keys(value) if _has_typed_keys(value) else value
 
 
+def has_typed_keys(value: Any) -> bool:
+    """Whether any mapping in `value` has a key that is not a string (JSON cannot write it)."""
+    return _has_typed_keys(value)
+
+
 def decode_json(text: str) -> Any:
     """The value `encode_json` wrote."""
     if _TYPED_KEYS_JSON not in text:  # nearly always: no hook, C speed

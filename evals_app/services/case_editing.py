@@ -51,9 +51,9 @@ def save_case(
     already stored changes nothing (no new version, no revision, an approval stays).
     """
     parts = read_case(document)
-    _check_editable(case.suite)
     with transaction.atomic():
-        current = Case.objects.select_for_update().get(pk=case.pk)
+        current = Case.objects.select_for_update().select_related("suite").get(pk=case.pk)
+        _check_editable(current.suite)
         if current.version != base_version:
             raise CaseConflict(current)
         _check_id_free(current.suite_id, parts.case_id, current.pk)
@@ -150,9 +150,10 @@ def _replace_content(
 
 
 def _check_editable(suite: Suite) -> None:
+    """A CSV file's cases are formatted and previewed, never edited (docs/formats.md)."""
     if suite.read_only:
         raise EvalFileError(
-            f"the cases of {suite.path} are read-only (a CSV file): change the file itself"
+            f"the cases of a CSV file are read-only; edit {suite.path} itself and import it again"
         )
 
 

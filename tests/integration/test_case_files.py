@@ -110,6 +110,6 @@ def test_a_csv_files_cases_open_read_only_and_cannot_be_saved(
         in (page)
     )
     assert response.status_code == 422
-    assert "are read-only (a CSV file)" in response.content.decode()
+    assert "the cases of a CSV file are read-only" in response.content.decode()
     case.refresh_from_db()
     assert case.version == 1

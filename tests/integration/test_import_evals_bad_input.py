@@ -108,6 +108,25 @@ BAD_FILES = [
         id="message-not-a-mapping",
     ),
     pytest.param(
+        "tests:\n  - test_id: t1\n    input: hi\n  - test_id: t1\n    input: hi\n",
+        4,
+        "case 't1': test_id: duplicate case id",
+        id="duplicate-test-ids",
+    ),
+    pytest.param(
+        "tests:\n  - id: t1\n    vars:\n      input:\n        - role: robot\n"
+        "          content: hi\n",
+        5,
+        "case 't1': vars.input[0].role: unknown role 'robot'",
+        id="unknown-role-in-vars-input",
+    ),
+    pytest.param(
+        "cases:\n  - criteria: ok\n    input: hi\n",
+        2,
+        "cases[0].id: a case id is required",
+        id="missing-id-in-cases",
+    ),
+    pytest.param(
         HEADER + "  - !!python/object/apply:os.system [echo hi]\n",
         3,
         "unsupported tag !!python/object/apply:os.system",
@@ -199,6 +218,60 @@ WARNED_FILES = [
         id="id-with-spaces",
     ),
 ]
+
+
+# What AgentV of some period read and the app once refused: each imports now (the list of
+# old refusals; docs/formats.md, "What is refused, and what is not").
+ONCE_REFUSED_FILES = [
+    pytest.param(
+        "evalcases:\n  - id: c1\n    outcome: ok\n    input_messages:\n"
+        "      - {role: user, content: hi}\n",
+        id="no-schema-line",
+    ),
+    pytest.param(
+        "evalcases:\n  - id: c1\n    expected_outcome: ok\n    input: hi\n",
+        id="expected-outcome",
+    ),
+    pytest.param(
+        "cases:\n  - id: c1\n    criteria: ok\n    input: hi\n    rubrics:\n"
+        "      - id: r\n        score_ranges: {0: none, 3: some, 5: all}\n",
+        id="score-ranges-integer-keys",
+    ),
+    pytest.param(
+        "tests:\n  - id: c1\n    criteria: ok\n    input:\n      - role: user\n"
+        "        content: {question: hi}\n",
+        id="content-a-mapping",
+    ),
+    pytest.param(
+        "tests:\n  - id: c1\n    criteria: ok\n    input: hi\n    expected_output:\n"
+        "      - role: assistant\n        tool_calls:\n"
+        "          - {tool: search, input: {q: hi}, output: [1]}\n",
+        id="expected-answer-a-tool-call",
+    ),
+    pytest.param(
+        "eval_cases:\n  - id: c1\n    expected_outcome: ok\n    input: hi\n"
+        "    evaluators:\n      - {name: s, type: code, script: [python, check.py]}\n",
+        id="script-an-argv-list",
+    ),
+    pytest.param(
+        "tests:\n  - test_id: c1\n    criteria: ok\n    input: hi\n"
+        "    assert: [Says hi, {type: contains, value: hi}]\n",
+        id="test-id-and-assert",
+    ),
+]
+
+
+@pytest.mark.parametrize("content", ONCE_REFUSED_FILES)
+def test_what_an_older_agentv_read_imports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
+    write_files(tmp_path / "ws", {"evals/old.yaml": content, "governance.yml": "a: 1\na: 2\n"})
+
+    status = run_import(str(tmp_path / "ws"), "--workspace", "lenient")
+
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "1 suites, 1 cases" in out
 
 
 @pytest.mark.parametrize(("content", "message"), WARNED_FILES)

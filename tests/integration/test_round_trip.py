@@ -19,7 +19,7 @@ from evals_app.services.exporting import export_workspace
 from evals_app.services.formatting import WorkspaceFormatter
 from evals_app.services.importing import import_workspace
 from tests.factories import key_orders, property_workspace, write_files
-from tests.strategies import eval_files
+from tests.strategies import eval_files, period_eval_files
 
 pytestmark = pytest.mark.django_db
 
@@ -118,6 +118,43 @@ def test_any_valid_eval_file_round_trips_and_formats_the_same_from_the_database(
 
         assert exported == document
         assert key_orders(exported) == key_orders(document)
+
+        contents = read_eval_file((root / "evals/suite.yaml").read_bytes())
+        suite = workspace.suites.get()
+        formatter = WorkspaceFormatter(workspace)
+        for mode in ("lm", "agent"):
+            for case, stored in zip(contents.case_inputs(), suite.cases.all(), strict=True):
+                from_files = format_case(
+                    case, eval_path="evals/suite.yaml", files=DirectoryFiles(root), mode=mode
+                )
+                assert formatter.format(stored, suite, mode) == from_files
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=period_eval_files())
+def test_an_eval_file_of_any_period_round_trips_exactly(document: dict[str, Any]) -> None:
+    Workspace.objects.all().delete()
+    with tempfile.TemporaryDirectory() as directory:
+        root = property_workspace(Path(directory), document)
+        workspace = import_workspace(root, "property").workspace
+        folder = export_workspace(workspace, Path(directory) / "out").folder
+        exported = load_yaml((folder / "evals/suite.yaml").read_bytes()).data
+
+        # repr shows key order and key types (`==` takes `{1: x}` for `{True: x}`).
+        assert repr(exported) == repr(document)
+
+
+# Files whose profile is agentv-2025 (every list of cases but `tests`): the one engine both
+# paths share (docs/formatting.md).
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=period_eval_files(cases_keys=("evalcases", "eval_cases", "cases")))
+def test_the_database_and_the_files_give_the_same_question_for_any_period(
+    document: dict[str, Any],
+) -> None:
+    Workspace.objects.all().delete()
+    with tempfile.TemporaryDirectory() as directory:
+        root = property_workspace(Path(directory), document)
+        workspace = import_workspace(root, "property").workspace
 
         contents = read_eval_file((root / "evals/suite.yaml").read_bytes())
         suite = workspace.suites.get()
