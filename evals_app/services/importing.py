@@ -45,10 +45,14 @@ class ImportSummary:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-def import_workspace(path: Path, name: str | None = None) -> ImportSummary:
+def import_workspace(
+    path: Path, name: str | None = None, *, record_checkout_folder: bool = True
+) -> ImportSummary:
     """Import the workspace folder `path`, or the single eval file `path` with its folder as root.
 
-    Suites at the same paths as imported ones are replaced; other suites are kept.
+    Suites at the same paths as imported ones are replaced; other suites are kept. The root
+    becomes the workspace's checkout folder (docs/formatting.md, "Agent mode's absolute
+    paths") unless `record_checkout_folder` is false (a temporary folder, as for a .zip).
     Raises ImportFailed, having written nothing, when any eval file is refused.
     """
     if not path.exists():
@@ -68,7 +72,9 @@ def import_workspace(path: Path, name: str | None = None) -> ImportSummary:
     exact = not files.undecodable and files.found_paths() <= stored.keys()
     with transaction.atomic():
         existed = Workspace.objects.filter(name=summary.workspace.name).exists()
-        summary.workspace = _upsert_workspace(summary.workspace.name)
+        summary.workspace = _upsert_workspace(
+            summary.workspace.name, root.as_posix() if record_checkout_folder else None
+        )
         summary.files = _store_files(summary.workspace, stored)
         for eval_file, summaries in zip(found.eval_files, case_summaries, strict=True):
             summary.cases += _store_suite(
@@ -139,10 +145,15 @@ def _referenced_files(values: list[str], eval_path: str, files: FileSource) -> d
     return found
 
 
-def _upsert_workspace(name: str) -> Workspace:
+def _upsert_workspace(name: str, checkout_folder: str | None) -> Workspace:
     workspace = Workspace.objects.select_for_update().filter(name=name).first()
     if workspace is None:
-        workspace = Workspace.objects.create(name=name, slug=_unique_slug(name))
+        return Workspace.objects.create(
+            name=name, slug=_unique_slug(name), checkout_folder=checkout_folder or ""
+        )
+    if checkout_folder is not None and workspace.checkout_folder != checkout_folder:
+        workspace.checkout_folder = checkout_folder
+        workspace.save(update_fields=["checkout_folder", "updated_at"])
     return workspace
 
 
