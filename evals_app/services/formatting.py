@@ -9,6 +9,7 @@ from ..eval_files.case_parts import CaseParts, case_input, split_case
 from ..eval_files.configs import Config, is_config_path, patterns_for, read_config
 from ..formatting.case_input import CaseInput
 from ..formatting.engine import FormattedCase, Mode, format_case
+from ..formatting.profile_2026 import FormattedTest, file_references_2026, format_tests_2026
 from ..formatting.workspace_files import MappingFiles, candidate_paths
 from ..models import Case, Suite, Workspace
 from .documents import suite_evaluators
@@ -81,6 +82,45 @@ class WorkspaceFormatter:
         if paths:
             texts = dict(self.workspace.files.filter(path__in=paths).values_list("path", "text"))
         return self._format(case, suite, mode, MappingFiles(texts))
+
+    def format_tests(
+        self,
+        document: dict[Any, Any],
+        suite: Suite,
+        mode: Mode = "lm",
+        *,
+        single: bool = False,
+        candidate_answer: str | None = None,
+    ) -> list[FormattedTest]:
+        """Format a test of a suite of the AgentV 2026 profile: one result per expanded test
+        (docs/formatting.md, "The AgentV 2026 profile"). With `single`, as the preview does on
+        every keystroke, reads only the files the test may refer to unless they are loaded."""
+        files = self.files
+        if single and "file_texts" not in self.__dict__:
+            files = self._files_for(file_references_2026(document, suite.document), suite.path)
+        return format_tests_2026(
+            document,
+            suite.document,
+            eval_path=suite.path,
+            files=files,
+            mode=mode,
+            checkout_folder=self.workspace.checkout_folder,
+            candidate_answer=candidate_answer,
+        )
+
+    def _files_for(self, references: list[str] | None, eval_path: str) -> MappingFiles:
+        """The stored files that `references` may resolve to, in one query; every file when a
+        reference is only known once rendered, or when there are too many to ask for."""
+        if references is None:
+            return self.files
+        paths = {path for value in references for path in candidate_paths(value, eval_path)}
+        if len(paths) > _MAX_PATHS_IN_QUERY:
+            return self.files
+        if not paths:
+            return MappingFiles({})
+        return MappingFiles(
+            dict(self.workspace.files.filter(path__in=paths).values_list("path", "text"))
+        )
 
     def _format(
         self, case: CaseInput, suite: Suite, mode: Mode, files: MappingFiles

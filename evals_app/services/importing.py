@@ -8,15 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
 
 from ..eval_files.case_parts import case_input, file_evaluators
 from ..eval_files.configs import Config, patterns_for, read_config
+from ..eval_files.dialects import default_profile
 from ..eval_files.discovery import Discovery, FoundEvalFile, discover
 from ..eval_files.errors import EvalFileError
 from ..formatting.engine import format_case
+from ..formatting.profile_2026 import format_tests_2026
 from ..formatting.workspace_files import DirectoryFiles, FileSource, resolve_file
 from ..models import Case, Suite, Workspace, WorkspaceFile
 from .case_summaries import Summary, mark_workspace_stale, set_summary, summary_of
@@ -127,12 +130,39 @@ def _format_file(
             f"{eval_file.path}: {warning.message}" for warning in formatted.warnings
         )
         summaries.append(summary_of(len(parts.input_messages), formatted))
+    if default_profile(contents.cases_key or "tests") == "agentv-2026":
+        stored.update(_files_read_2026(contents.cases, contents.header, eval_file.path, files))
     if contents.format == "csv":
         # The CSV file itself is kept as it is: its cases are read-only (docs/formats.md).
         text = files.read_text(eval_file.path)
         if text is not None:
             stored[eval_file.path] = text
     return summaries
+
+
+class _RecordingFiles:
+    """A file source that remembers the files found through it."""
+
+    def __init__(self, files: FileSource) -> None:
+        self.files = files
+        self.found: dict[str, str] = {}
+
+    def read_text(self, path: str) -> str | None:
+        text = self.files.read_text(path)
+        if text is not None:
+            self.found[path] = text
+        return text
+
+
+def _files_read_2026(
+    cases: list[dict[Any, Any]], header: dict[Any, Any], eval_path: str, files: FileSource
+) -> dict[str, str]:
+    """The files that formatting the tests of a today's file reads: prompt files, input files,
+    file blocks and judge prompts, as AgentV would find them once every template is rendered."""
+    recording = _RecordingFiles(files)
+    for document in cases:
+        format_tests_2026(document, header, eval_path=eval_path, files=recording)
+    return recording.found
 
 
 def _referenced_files(values: list[str], eval_path: str, files: FileSource) -> dict[str, str]:

@@ -44,6 +44,8 @@ class FormattedTest:
     evaluator_prompt: str | None
     judges: tuple[AssertJudge, ...]
     turns: tuple[FormattedTurn, ...] | None
+    # The visible input messages: (role, rendered text), for compact encodings of the question.
+    messages: tuple[tuple[str, str], ...] = ()
 
 
 def format_tests_2026(
@@ -185,6 +187,7 @@ class _TestFormatter:
             ),
             judges=tuple(judges),
             turns=turns,
+            messages=prompt.messages,
         )
 
     def _input_files(self) -> Any:

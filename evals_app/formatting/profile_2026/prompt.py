@@ -38,6 +38,8 @@ class Prompt:
     system_message: str | None
     role_markers: bool
     reason: str
+    # The visible messages in order: (role, rendered segments joined by "\n").
+    messages: tuple[tuple[str, str], ...] = ()
 
 
 def absolute_path(checkout_folder: str, workspace_path: str) -> str:
@@ -69,15 +71,17 @@ def build_prompt(messages: Sequence[ResolvedMessage], mode: Mode, checkout_folde
     visible = sum(1 for message in messages if message.visible)
     markers, reason = decide_role_markers([message.role for message in messages], visible)
     system = _system_message(messages, rendered)
+    shown = tuple(
+        (message.role, "\n".join(parts))
+        for message, parts in zip(messages, rendered, strict=True)
+        if message.visible and parts
+    )
     if markers:
-        question = "\n\n".join(
-            f"@[{ROLE_LABELS[message.role]}]:\n" + "\n".join(parts)
-            for message, parts in zip(messages, rendered, strict=True)
-            if message.visible and parts
-        )
-        return Prompt(question, _chat_prompt(messages, rendered), system, True, reason)
+        question = "\n\n".join(f"@[{ROLE_LABELS[role]}]:\n{text}" for role, text in shown)
+        return Prompt(question, _chat_prompt(messages, rendered), system, True, reason, shown)
     flat = [part.strip() for parts in rendered for part in parts]
-    return Prompt("\n\n".join(part for part in flat if part), None, system, False, reason)
+    question = "\n\n".join(part for part in flat if part)
+    return Prompt(question, None, system, False, reason, shown)
 
 
 def _leading_system(messages: Sequence[ResolvedMessage]) -> int:
