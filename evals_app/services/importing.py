@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
@@ -22,7 +21,13 @@ from ..formatting.engine import format_case
 from ..formatting.profile_2026 import format_tests_2026
 from ..formatting.workspace_files import DirectoryFiles, FileSource, resolve_file
 from ..models import Case, Suite, Workspace, WorkspaceFile
-from .case_summaries import Summary, mark_workspace_stale, set_summary, summary_of
+from .case_summaries import (
+    Summary,
+    mark_workspace_stale,
+    set_summary,
+    summary_of,
+    summary_of_tests,
+)
 from .documents import case_row, suite_row
 
 CASE_BATCH = 2000  # cases per INSERT where the database allows (SQLite: fewer, see bulk_create)
@@ -117,6 +122,8 @@ def _format_file(
     """Format each case of the file (lm mode); note the files they need and their warnings."""
     contents = eval_file.contents
     summary.warnings.extend(str(note.located(eval_file.path)) for note in contents.notes)
+    if default_profile(contents.cases_key or "tests") == "agentv-2026":
+        return _format_tests_2026(eval_file, files, stored, summary)
     patterns = patterns_for(eval_file.path, configs)
     evaluators = file_evaluators(contents.header)
     summaries = []
@@ -130,8 +137,6 @@ def _format_file(
             f"{eval_file.path}: {warning.message}" for warning in formatted.warnings
         )
         summaries.append(summary_of(len(parts.input_messages), formatted))
-    if default_profile(contents.cases_key or "tests") == "agentv-2026":
-        stored.update(_files_read_2026(contents.cases, contents.header, eval_file.path, files))
     if contents.format == "csv":
         # The CSV file itself is kept as it is: its cases are read-only (docs/formats.md).
         text = files.read_text(eval_file.path)
@@ -154,15 +159,28 @@ class _RecordingFiles:
         return text
 
 
-def _files_read_2026(
-    cases: list[dict[Any, Any]], header: dict[Any, Any], eval_path: str, files: FileSource
-) -> dict[str, str]:
-    """The files that formatting the tests of a today's file reads: prompt files, input files,
-    file blocks and judge prompts, as AgentV would find them once every template is rendered."""
+def _format_tests_2026(
+    eval_file: FoundEvalFile, files: DirectoryFiles, stored: dict[str, str], summary: ImportSummary
+) -> list[Summary]:
+    """Format each test of a today's file (lm mode) by the AgentV 2026 profile; store the files
+    it reads (prompt files, input files, file blocks, judge prompts) as AgentV finds them once
+    every template is rendered (docs/formatting.md, "The AgentV 2026 profile")."""
+    contents = eval_file.contents
     recording = _RecordingFiles(files)
-    for document in cases:
-        format_tests_2026(document, header, eval_path=eval_path, files=recording)
-    return recording.found
+    summaries = []
+    for document, parts in zip(contents.cases, contents.parts, strict=True):
+        tests = format_tests_2026(
+            document, contents.header, eval_path=eval_file.path, files=recording
+        )
+        warnings = dict.fromkeys(warning.message for test in tests for warning in test.warnings)
+        summary.warnings.extend(f"{eval_file.path}: {message}" for message in warnings)
+        summaries.append(summary_of_tests(len(parts.input_messages), tests))
+    stored.update(recording.found)
+    if contents.format == "csv":
+        text = files.read_text(eval_file.path)
+        if text is not None:
+            stored[eval_file.path] = text
+    return summaries
 
 
 def _referenced_files(values: list[str], eval_path: str, files: FileSource) -> dict[str, str]:

@@ -87,3 +87,16 @@ def test_a_conversation_test_shows_each_turn(client: Client) -> None:
 def test_a_candidate_answer_fills_the_judge_prompt(client: Client) -> None:
     html = preview(client, stored_test("judged-by-file"), candidate_answer="Forty-nine")
     assert "Answer: Forty-nine" in html
+
+
+def test_the_suite_page_summarises_each_test_by_the_2026_profile(client: Client) -> None:
+    suite = stored_test("chat").suite
+    html = unescape(client.get(f"/w/{suite.workspace.slug}/suites/{suite.pk}/").content.decode())
+    greet = stored_test("greet-{{ lang }}")
+    assert (greet.role_markers, greet.marker_reason) == (True, "2 turns with visible content")
+    not_graded = stored_test("not-graded")
+    assert (not_graded.role_markers, not_graded.marker_reason) == (
+        False,
+        "only one turn has visible content",
+    )
+    assert "greet-{{ lang }}" in html
