@@ -229,7 +229,7 @@ class EvaluatorDraft:
     def document(self) -> Any:
         """The evaluator as YAML has it; empty fields are left out."""
         if self.original is not None and _same_fields(
-            EvaluatorDraft.from_document(self.original), self
+            _as_the_form_reads(EvaluatorDraft.from_document(self.original)), self
         ):
             return self.original
         known = {name: getattr(self, name) for name in EVALUATOR_FIELDS}
@@ -506,13 +506,25 @@ def _originals(value: Any) -> dict[str, Any]:
 
 def _evaluator_from_form(form: Mapping[str, str], prefix: str) -> EvaluatorDraft:
     meta = _meta(form, f"{prefix}-meta")
-    values = {name: form.get(f"{prefix}-{name}", "").strip() for name in EVALUATOR_FIELDS}
-    # An inline judge template is text: its line breaks and blank lines are part of it.
-    prompt = _text(form.get(f"{prefix}-prompt", ""))
-    values["prompt"] = prompt if "\n" in prompt else prompt.strip()
+    values = {name: _cleaned(name, form.get(f"{prefix}-{name}", "")) for name in EVALUATOR_FIELDS}
     return EvaluatorDraft(
         **values, extra=meta["extra"], key_order=meta["key_order"], original=meta.get("original")
     )
+
+
+def _cleaned(name: str, value: str) -> str:
+    """An evaluator field as the form reads it: one-line values without surrounding spaces; an
+    inline judge template is text, its line breaks and blank lines part of it."""
+    value = _text(value)
+    return value if name == "prompt" and "\n" in value else value.strip()
+
+
+def _as_the_form_reads(draft: EvaluatorDraft) -> EvaluatorDraft:
+    """`draft` with its fields cleaned as posting them cleans them, so that an evaluator read
+    from a file compares equal to the same evaluator posted back unchanged."""
+    for name in EVALUATOR_FIELDS:
+        setattr(draft, name, _cleaned(name, getattr(draft, name)))
+    return draft
 
 
 def _text(value: str) -> str:

@@ -168,6 +168,25 @@ class WorkspaceForm(PageForm):
     name = forms.CharField(label="Name", max_length=200)
 
 
+class CheckoutFolderForm(PageForm):
+    """Where the workspace's repository is checked out on the machine that runs AgentV."""
+
+    id_prefix = "checkout"
+
+    checkout_folder = forms.CharField(
+        label="Checkout folder",
+        max_length=1000,
+        required=False,
+        widget=forms.TextInput(
+            attrs={
+                "placeholder": "/home/you/agentv-repo",
+                "spellcheck": "false",
+                "aria-describedby": "checkout-folder-help",
+            }
+        ),
+    )
+
+
 class WorkspaceImportForm(PageForm):
     """A .zip of a workspace folder (an AgentV repository root) and the name to import it as."""
 

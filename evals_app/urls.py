@@ -34,6 +34,11 @@ urlpatterns = [
     path("w/<slug:slug>/rename/", workspace_settings.workspace_rename, name="workspace_rename"),
     path("w/<slug:slug>/delete/", workspace_settings.workspace_delete, name="workspace_delete"),
     path("w/<slug:slug>/patterns/", workspaces.workspace_patterns, name="workspace_patterns"),
+    path(
+        "w/<slug:slug>/checkout-folder/",
+        workspaces.workspace_checkout_folder,
+        name="workspace_checkout_folder",
+    ),
     path("w/<slug:slug>/suites/new/", workspaces.suite_create, name="suite_create"),
     path("w/<slug:slug>/files/new/", workspace_files.file_create, name="file_create"),
     path("w/<slug:slug>/files/upload/", workspace_files.file_upload, name="file_upload"),

@@ -205,11 +205,10 @@ def case_notes(parts: CaseParts) -> list[EvalFileError]:
         note("the id has spaces at its start or end", parts.spelling.id_key)
     if "input" in parts.unread:
         note("the conversation is not text or messages; it is kept as written", "input")
-    elif "input" not in parts.spelling.present and not isinstance(
-        parts.skeleton.get("turns"), list
-    ):
+    elif "input" not in parts.spelling.present:
         # A `mode: conversation` test holds its conversation in `turns[].input` instead.
-        note("the case has no conversation (`input`)", "input")
+        if not isinstance(parts.skeleton.get("turns"), list):
+            note("the case has no conversation (`input`)", "input")
     elif not parts.input_messages:
         note("the conversation is empty", _dotted(parts.spelling.input_path))
     for section, messages, path in (

@@ -30,6 +30,13 @@ WarningCode = Literal[
     "unrenderable_content",
     "unusable_block_value",
     "no_outcome",
+    # The AgentV 2026 profile's own (docs/formatting.md, "The AgentV 2026 profile").
+    "template",
+    "prompts",
+    "no_input",
+    "input_files_ignored",
+    "image_not_rendered",
+    "agentv_skips_test",
 ]
 
 

@@ -21,6 +21,14 @@ class Workspace(models.Model):
 
     name = models.CharField(max_length=200, unique=True)
     slug = models.SlugField(max_length=200, unique=True)
+    # Where the repository is checked out on the machine that runs AgentV: agent mode's file
+    # paths are absolute there (docs/formatting.md, "Agent mode's absolute paths").
+    checkout_folder = models.CharField(
+        max_length=1000,
+        blank=True,
+        default="",
+        help_text="The folder AgentV runs from; empty: paths show as / + the workspace path",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

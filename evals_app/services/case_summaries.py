@@ -19,9 +19,11 @@ from ..eval_files.case_parts import split_case
 from ..eval_files.configs import is_config_path
 from ..eval_files.errors import EvalFileError
 from ..formatting.engine import FormattedCase
+from ..formatting.profile_2026 import FormattedTest
 from ..models import Case, Suite, Workspace
 from .formatting import WorkspaceFormatter
 
+PROFILE_2026 = "agentv-2026"
 SUMMARY_FIELDS = [
     "summary_current",
     "input_turns",
@@ -73,6 +75,15 @@ def summary_of(input_turns: int, formatted: FormattedCase) -> Summary:
     return Summary(input_turns, formatted.role_markers, formatted.reason, warnings)
 
 
+def summary_of_tests(input_turns: int, tests: Sequence[FormattedTest]) -> Summary:
+    """The summary of a test of the AgentV 2026 profile: the markers of its first expanded
+    test, and the warnings of them all, each once (docs/formatting.md)."""
+    if not tests:
+        return Summary(input_turns, None, problem="expands to no test: a list variable is empty")
+    warnings = dict.fromkeys(warning.message for test in tests for warning in test.warnings)
+    return Summary(input_turns, tests[0].role_markers, tests[0].reason, tuple(warnings))
+
+
 def set_summary(case: Case, summary: Summary) -> None:
     """Put `summary` on `case` (not saved) and mark it current."""
     case.summary_current = True
@@ -92,6 +103,10 @@ def refresh_summaries(formatter: WorkspaceFormatter, suite: Suite, cases: Sequen
         except EvalFileError as error:
             set_summary(case, Summary(0, None, problem=str(error)))
         else:
+            if suite.profile == PROFILE_2026:
+                tests = formatter.format_tests(case.document, suite, "lm")
+                set_summary(case, summary_of_tests(len(parts.input_messages), tests))
+                continue
             formatted = formatter.format_parts(parts, suite, "lm")
             set_summary(case, summary_of(len(parts.input_messages), formatted))
     if stale:

@@ -9,6 +9,7 @@ from ..eval_files.case_parts import CaseParts, case_input, split_case
 from ..eval_files.configs import Config, is_config_path, patterns_for, read_config
 from ..formatting.case_input import CaseInput
 from ..formatting.engine import FormattedCase, Mode, format_case
+from ..formatting.profile_2026 import FormattedTest, file_references_2026, format_tests_2026
 from ..formatting.workspace_files import MappingFiles, candidate_paths
 from ..models import Case, Suite, Workspace
 from .documents import suite_evaluators
@@ -30,6 +31,7 @@ class WorkspaceFormatter:
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
         self._file_evaluators: dict[int, tuple[Any, ...]] = {}
+        self._referrer_headers: dict[str, dict[Any, Any]] = {}
 
     @cached_property
     def file_texts(self) -> dict[str, str]:
@@ -81,6 +83,58 @@ class WorkspaceFormatter:
         if paths:
             texts = dict(self.workspace.files.filter(path__in=paths).values_list("path", "text"))
         return self._format(case, suite, mode, MappingFiles(texts))
+
+    def format_tests(
+        self,
+        document: dict[Any, Any],
+        suite: Suite,
+        mode: Mode = "lm",
+        *,
+        single: bool = False,
+        candidate_answer: str | None = None,
+    ) -> list[FormattedTest]:
+        """Format a test of a suite of the AgentV 2026 profile: one result per expanded test
+        (docs/formatting.md, "The AgentV 2026 profile"). With `single`, as the preview does on
+        every keystroke, reads only the files the test may refer to unless they are loaded."""
+        files = self.files
+        header = self.file_header(suite)
+        if single and "file_texts" not in self.__dict__:
+            files = self._files_for(file_references_2026(document, header), suite.path)
+        return format_tests_2026(
+            document,
+            header,
+            eval_path=suite.path,
+            files=files,
+            mode=mode,
+            checkout_folder=self.workspace.checkout_folder,
+            candidate_answer=candidate_answer,
+        )
+
+    def file_header(self, suite: Suite) -> dict[Any, Any]:
+        """The top-level fields that apply to `suite`'s tests: its own, or, for a file of
+        cases another eval file refers to, that file's (its `prompts`, `default_test`, …)."""
+        if not suite.referenced_by:
+            return suite.document
+        if suite.referenced_by not in self._referrer_headers:
+            referrer = self.workspace.suites.filter(path=suite.referenced_by).first()
+            self._referrer_headers[suite.referenced_by] = (
+                referrer.document if referrer is not None else suite.document
+            )
+        return self._referrer_headers[suite.referenced_by]
+
+    def _files_for(self, references: list[str] | None, eval_path: str) -> MappingFiles:
+        """The stored files that `references` may resolve to, in one query; every file when a
+        reference is only known once rendered, or when there are too many to ask for."""
+        if references is None:
+            return self.files
+        paths = {path for value in references for path in candidate_paths(value, eval_path)}
+        if len(paths) > _MAX_PATHS_IN_QUERY:
+            return self.files
+        if not paths:
+            return MappingFiles({})
+        return MappingFiles(
+            dict(self.workspace.files.filter(path__in=paths).values_list("path", "text"))
+        )
 
     def _format(
         self, case: CaseInput, suite: Suite, mode: Mode, files: MappingFiles

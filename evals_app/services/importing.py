@@ -8,18 +8,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
 
 from ..eval_files.case_parts import case_input, file_evaluators
 from ..eval_files.configs import Config, patterns_for, read_config
+from ..eval_files.dialects import default_profile
 from ..eval_files.discovery import Discovery, FoundEvalFile, discover
 from ..eval_files.errors import EvalFileError
 from ..formatting.engine import format_case
+from ..formatting.profile_2026 import format_tests_2026
 from ..formatting.workspace_files import DirectoryFiles, FileSource, resolve_file
 from ..models import Case, Suite, Workspace, WorkspaceFile
-from .case_summaries import Summary, mark_workspace_stale, set_summary, summary_of
+from .case_summaries import (
+    Summary,
+    mark_workspace_stale,
+    set_summary,
+    summary_of,
+    summary_of_tests,
+)
 from .documents import case_row, suite_row
 
 CASE_BATCH = 2000  # cases per INSERT where the database allows (SQLite: fewer, see bulk_create)
@@ -45,10 +54,14 @@ class ImportSummary:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-def import_workspace(path: Path, name: str | None = None) -> ImportSummary:
+def import_workspace(
+    path: Path, name: str | None = None, *, record_checkout_folder: bool = True
+) -> ImportSummary:
     """Import the workspace folder `path`, or the single eval file `path` with its folder as root.
 
-    Suites at the same paths as imported ones are replaced; other suites are kept.
+    Suites at the same paths as imported ones are replaced; other suites are kept. The root
+    becomes the workspace's checkout folder (docs/formatting.md, "Agent mode's absolute
+    paths") unless `record_checkout_folder` is false (a temporary folder, as for a .zip).
     Raises ImportFailed, having written nothing, when any eval file is refused.
     """
     if not path.exists():
@@ -60,15 +73,19 @@ def import_workspace(path: Path, name: str | None = None) -> ImportSummary:
     summary = ImportSummary(workspace=Workspace(name=name or root.name), skipped=found.skipped)
     configs, stored = _configs(found, summary)
     files = DirectoryFiles(root)
+    headers = {eval_file.path: eval_file.contents.header for eval_file in found.eval_files}
     case_summaries = [
-        _format_file(eval_file, files, configs, stored, summary) for eval_file in found.eval_files
+        _format_file(eval_file, files, configs, stored, summary, headers)
+        for eval_file in found.eval_files
     ]
     # These formattings read the folder; they are what the suite page shows for the stored
     # files only if every file they read is stored and nothing else can be found there.
     exact = not files.undecodable and files.found_paths() <= stored.keys()
     with transaction.atomic():
         existed = Workspace.objects.filter(name=summary.workspace.name).exists()
-        summary.workspace = _upsert_workspace(summary.workspace.name)
+        summary.workspace = _upsert_workspace(
+            summary.workspace.name, root.as_posix() if record_checkout_folder else None
+        )
         summary.files = _store_files(summary.workspace, stored)
         for eval_file, summaries in zip(found.eval_files, case_summaries, strict=True):
             summary.cases += _store_suite(
@@ -104,10 +121,16 @@ def _format_file(
     configs: dict[str, Config],
     stored: dict[str, str],
     summary: ImportSummary,
+    headers: dict[str, dict[Any, Any]],
 ) -> list[Summary]:
-    """Format each case of the file (lm mode); note the files they need and their warnings."""
+    """Format each case of the file (lm mode); note the files they need and their warnings.
+
+    A file of cases another eval file refers to takes that file's top-level fields."""
     contents = eval_file.contents
     summary.warnings.extend(str(note.located(eval_file.path)) for note in contents.notes)
+    header = headers.get(eval_file.referenced_by or "", contents.header)
+    if default_profile(contents.cases_key or "tests") == "agentv-2026":
+        return _format_tests_2026(eval_file, header, files, stored, summary)
     patterns = patterns_for(eval_file.path, configs)
     evaluators = file_evaluators(contents.header)
     summaries = []
@@ -129,6 +152,46 @@ def _format_file(
     return summaries
 
 
+class _RecordingFiles:
+    """A file source that remembers the files found through it."""
+
+    def __init__(self, files: FileSource) -> None:
+        self.files = files
+        self.found: dict[str, str] = {}
+
+    def read_text(self, path: str) -> str | None:
+        text = self.files.read_text(path)
+        if text is not None:
+            self.found[path] = text
+        return text
+
+
+def _format_tests_2026(
+    eval_file: FoundEvalFile,
+    header: dict[Any, Any],
+    files: DirectoryFiles,
+    stored: dict[str, str],
+    summary: ImportSummary,
+) -> list[Summary]:
+    """Format each test of a today's file (lm mode) by the AgentV 2026 profile; store the files
+    it reads (prompt files, input files, file blocks, judge prompts) as AgentV finds them once
+    every template is rendered (docs/formatting.md, "The AgentV 2026 profile")."""
+    contents = eval_file.contents
+    recording = _RecordingFiles(files)
+    summaries = []
+    for document, parts in zip(contents.cases, contents.parts, strict=True):
+        tests = format_tests_2026(document, header, eval_path=eval_file.path, files=recording)
+        warnings = dict.fromkeys(warning.message for test in tests for warning in test.warnings)
+        summary.warnings.extend(f"{eval_file.path}: {message}" for message in warnings)
+        summaries.append(summary_of_tests(len(parts.input_messages), tests))
+    stored.update(recording.found)
+    if contents.format == "csv":
+        text = files.read_text(eval_file.path)
+        if text is not None:
+            stored[eval_file.path] = text
+    return summaries
+
+
 def _referenced_files(values: list[str], eval_path: str, files: FileSource) -> dict[str, str]:
     """The workspace files that the references `values` resolve to, by path."""
     found: dict[str, str] = {}
@@ -139,10 +202,15 @@ def _referenced_files(values: list[str], eval_path: str, files: FileSource) -> d
     return found
 
 
-def _upsert_workspace(name: str) -> Workspace:
+def _upsert_workspace(name: str, checkout_folder: str | None) -> Workspace:
     workspace = Workspace.objects.select_for_update().filter(name=name).first()
     if workspace is None:
-        workspace = Workspace.objects.create(name=name, slug=_unique_slug(name))
+        return Workspace.objects.create(
+            name=name, slug=_unique_slug(name), checkout_folder=checkout_folder or ""
+        )
+    if checkout_folder is not None and workspace.checkout_folder != checkout_folder:
+        workspace.checkout_folder = checkout_folder
+        workspace.save(update_fields=["checkout_folder", "updated_at"])
     return workspace
 
 

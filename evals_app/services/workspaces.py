@@ -95,3 +95,42 @@ def delete_workspace(workspace: Workspace, typed_name: str) -> None:
         raise WorkspaceNameError(f"Type the workspace's name, {workspace.name}, to delete it.")
     with transaction.atomic():
         Workspace.objects.filter(pk=workspace.pk).delete()
+
+
+class CheckoutFolderError(Exception):
+    """A checkout folder that cannot be used: too long or with control characters."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def clean_checkout_folder(raw: str) -> str:
+    """A checkout folder as stored: no surrounding spaces and no trailing `/` (the root
+    itself stays `/`); empty means unknown (docs/formatting.md, "Agent mode's absolute paths").
+
+    Raises CheckoutFolderError when it cannot be a folder.
+    """
+    folder = raw.strip()
+    if any(unicodedata.category(char).startswith("C") for char in folder):
+        raise CheckoutFolderError("A folder has no line breaks or control characters.")
+    if len(folder) > MAX_CHECKOUT_FOLDER_LENGTH:
+        raise CheckoutFolderError(f"A folder has at most {MAX_CHECKOUT_FOLDER_LENGTH} characters.")
+    return folder.rstrip("/") or folder[:1]
+
+
+MAX_CHECKOUT_FOLDER_LENGTH = 1000  # the max_length of Workspace.checkout_folder
+
+
+def set_checkout_folder(workspace: Workspace, raw: str) -> Workspace:
+    """Store where the workspace's repository is checked out, for agent mode's absolute paths.
+
+    Raises CheckoutFolderError when the folder cannot be used.
+    """
+    folder = clean_checkout_folder(raw)
+    with transaction.atomic():
+        locked = Workspace.objects.select_for_update().get(pk=workspace.pk)
+        if locked.checkout_folder != folder:
+            locked.checkout_folder = folder
+            locked.save(update_fields=["checkout_folder", "updated_at"])
+    return locked

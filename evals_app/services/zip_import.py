@@ -72,7 +72,8 @@ def import_zip(
                     raise ZipImportFailed([error.message]) from None
             suites_before = set(existing.suites.values_list("pk", flat=True)) if existing else set()
             try:
-                summary = import_workspace(root, name)
+                # The archive's folder is temporary: it is not where the repository lives.
+                summary = import_workspace(root, name, record_checkout_folder=False)
             except ImportFailed as failure:
                 raise ZipImportFailed(
                     [_without_folder(str(error), root) for error in failure.errors]

@@ -25,13 +25,11 @@ from ..eval_files.errors import EvalFileError
 from ..eval_files.reading import read_case
 from ..eval_files.yaml_dumper import dump_yaml
 from ..formatting.engine import FormattedCase, FormattingWarning
+from ..formatting.profile_2026 import FormattedTest
 from ..models import Case, Suite
 from ..services.formatting import WorkspaceFormatter
 
 SECTION_LABELS = {"input": "Input turns", "expected": "Expected messages"}
-# Until the 2026 rules are built, every profile formats with the 2025 engine; pages say so
-# where a suite's profile is shown (`profile_stand_in`).
-PROFILE_STAND_IN = "formatted with the 2025 rules until today's rules are available"
 
 
 @dataclass
@@ -170,7 +168,6 @@ def editor_context(
         "case_meta": case_meta_json(draft),
         "outcome_label": _OUTCOME_LABELS.get(draft.spelling.outcome_key, "Outcome"),
         "spelling_note": f"Formatted by {_profile_label(suite.profile)}",
-        "profile_stand_in": PROFILE_STAND_IN if suite.profile == "agentv-2026" else "",
         **_other_fields(draft),
         "roles": ROLES,
         "file_paths": sorted(formatter.file_texts),
@@ -229,7 +226,7 @@ def preview_context(
 ) -> dict[str, Any]:
     """The template context of the preview pane, including per-turn warning slots."""
     slots = [f"{name}-{index}" for name in SECTIONS for index in range(len(draft.turns(name)))]
-    context: dict[str, Any] = {"mode": mode, "preview": None}
+    context: dict[str, Any] = {"mode": mode, "preview": None, "preview_2026": None}
     try:
         parts = read_case(draft.document())
     except DraftValueError as error:
@@ -242,6 +239,8 @@ def preview_context(
         )
         context["turn_warnings"] = {slot: [] for slot in slots}
         return context
+    if suite.profile == PROFILE_2026:
+        return {**context, **_preview_2026(formatter, suite, draft, slots, mode, candidate_answer)}
     formatted = formatter.format_single(parts, suite, mode)  # type: ignore[arg-type]
     turn_warnings: dict[str, list[FormattingWarning]] = {slot: [] for slot in slots}
     case_warnings = []
@@ -254,6 +253,54 @@ def preview_context(
     context["preview"] = Preview(formatted, candidate_answer, turn_warnings, case_warnings)
     context["turn_warnings"] = turn_warnings
     return context
+
+
+PROFILE_2026 = "agentv-2026"
+
+
+@dataclass
+class TestPreview:
+    """One expanded test of a 2026 suite, arranged for display."""
+
+    test: FormattedTest
+    warnings: list[FormattingWarning]
+
+    @property
+    def chat_json(self) -> str:
+        """The chat prompt as pretty JSON (for the raw view)."""
+        return json.dumps(self.test.chat_prompt, indent=2, ensure_ascii=False)
+
+
+def _preview_2026(
+    formatter: WorkspaceFormatter,
+    suite: Suite,
+    draft: CaseDraft,
+    slots: list[str],
+    mode: str,
+    candidate_answer: str,
+) -> dict[str, Any]:
+    """The preview of a test of the AgentV 2026 profile: each expanded test with its question,
+    system message and judge prompts (docs/formatting.md, "The AgentV 2026 profile"). The first
+    expanded test's warnings about input messages go beside the editor's turns."""
+    tests = formatter.format_tests(
+        draft.document(),
+        suite,
+        mode,  # type: ignore[arg-type]
+        single=True,
+        candidate_answer=candidate_answer or None,
+    )
+    turn_warnings: dict[str, list[FormattingWarning]] = {slot: [] for slot in slots}
+    previews = []
+    for index, test in enumerate(tests):
+        others = []
+        for warning in test.warnings:
+            slot = f"{warning.section}-{warning.turn}"
+            if index == 0 and warning.section is not None and slot in turn_warnings:
+                turn_warnings[slot].append(warning)
+            else:
+                others.append(warning)
+        previews.append(TestPreview(test, others))
+    return {"preview_2026": previews, "turn_warnings": turn_warnings}
 
 
 _OUTCOME_LABELS = {

@@ -15,7 +15,6 @@ from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace
 from ..services.suite_fields import change_profile, edit_suite_fields, fields_text, has_fields
 from ..services.suites import delete_suite, rename_suite
 from ..services.workspace_paths import WorkspacePathError
-from .editor_context import PROFILE_STAND_IN
 from .htmx_request import HtmxHttpRequest
 
 SETTINGS_PAGE = "evals/suite_settings.html"
@@ -79,7 +78,6 @@ def _settings_page(
         "form": form,
         "profile_form": profile_form,
         "has_fields": has_fields(suite),
-        "profile_stand_in": PROFILE_STAND_IN,
     }
     status = 422 if form.errors or profile_form.errors else 200
     return render(request, SETTINGS_PAGE, context, status=status)

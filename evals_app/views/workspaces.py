@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from ..eval_files.dialects import CONFIG_PATH
-from ..forms import FileForm, MemberForm, PatternsForm, SuiteForm, UploadForm
+from ..forms import CheckoutFolderForm, FileForm, MemberForm, PatternsForm, SuiteForm, UploadForm
 from ..models import Membership
 from ..permissions import (
     Capability,
@@ -26,6 +26,7 @@ from ..services.review_workflow import status_counts
 from ..services.suites import create_suite
 from ..services.workspace_files import file_rows, max_file_bytes
 from ..services.workspace_paths import WorkspacePathError
+from ..services.workspaces import CheckoutFolderError, set_checkout_folder
 from .htmx_request import HtmxHttpRequest
 
 WORKSPACE_PAGE = "evals/workspace_detail.html"
@@ -92,6 +93,28 @@ def workspace_patterns(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, WORKSPACE_PAGE, context, status=422)
 
 
+@require_POST
+def workspace_checkout_folder(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Set the folder the workspace is checked out in (the owner's setting): agent mode shows
+    file paths inside it."""
+    access = workspace_access(request.user, slug, Capability.MANAGE)
+    form = CheckoutFolderForm(request.POST)
+    if form.is_valid():
+        try:
+            workspace = set_checkout_folder(access.workspace, form.cleaned_data["checkout_folder"])
+        except CheckoutFolderError as error:
+            form.add_error("checkout_folder", error.message)
+        else:
+            folder = workspace.checkout_folder
+            messages.success(
+                request,
+                f"Checkout folder set to {folder}." if folder else "Checkout folder cleared.",
+            )
+            return redirect(workspace)
+    context = workspace_context(access, checkout_form=form)
+    return render(request, WORKSPACE_PAGE, context, status=422)
+
+
 def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
     """What the workspace page shows; `forms` replaces blank forms with submitted ones."""
     workspace = access.workspace
@@ -117,5 +140,6 @@ def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
         "upload_form": UploadForm(),
         "configs": config_rows(configs, [suite.path for suite in suites]),
         "patterns_form": None,
+        "checkout_form": CheckoutFolderForm(initial={"checkout_folder": workspace.checkout_folder}),
         **forms,
     }

@@ -53,9 +53,7 @@ def test_edit_the_fields_of_a_suite_and_switch_its_profile(
     expect(page.get_by_text("evals/refunds.yaml is now formatted by AgentV 2026")).to_be_visible()
 
     page.get_by_role("link", name="refund-twice").click()
-    expect(
-        page.get_by_text("formatted with the 2025 rules until today's rules are available")
-    ).to_be_visible()
+    expect(page.get_by_text("Formatted by AgentV 2026")).to_be_visible()
 
     page.get_by_role("link", name="Support evals").click()
     page.get_by_role("link", name="Activity").click()

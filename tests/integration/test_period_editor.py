@@ -85,8 +85,10 @@ def test_the_preview_of_a_case_of_any_period_answers(
 
     response = editor.post(editor_url(case, "preview/"), opened(editor, case))
 
+    html = response.content.decode()
     assert response.status_code == 200
-    assert 'aria-label="Formatted question"' in response.content.decode()
+    # The 2025 profile shows one formatted question; the 2026 one a question per expanded test.
+    assert 'aria-label="Formatted question"' in html or "<h3>Formatted question</h3>" in html
 
 
 def test_changing_a_tool_calls_input_keeps_the_rest_of_the_message(editor: Client) -> None:

@@ -185,6 +185,12 @@ ENDPOINTS = [
         lambda w: {"patterns": "**/*.instructions.md"},
     ),
     Endpoint(
+        "workspace_checkout_folder",
+        "post",
+        Capability.MANAGE,
+        lambda w: {"checkout_folder": "/srv/repo"},
+    ),
+    Endpoint(
         "member_add", "post", Capability.MANAGE, lambda w: {"username": "someone", "role": "owner"}
     ),
     Endpoint("member_remove", "post", Capability.MANAGE),

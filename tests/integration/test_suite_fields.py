@@ -289,20 +289,19 @@ def test_the_settings_page_says_what_each_profile_changes(client: Client, suite:
     assert '<option value="agentv-2025" selected>' in html
 
 
-def test_the_editor_says_a_2026_suite_is_formatted_with_the_2025_rules_for_now(
+def test_the_editor_names_the_profile_the_suite_is_switched_to(
     client: Client, suite: Suite
 ) -> None:
     signed_in_as(client, suite.workspace, "editor")
     case = suite.cases.get(case_id="case-1")
     editor = reverse("case_editor", args=[suite.workspace.slug, suite.pk, case.pk])
-    note = "formatted with the 2025 rules until today's rules are available"
 
     before = unescape(client.get(editor).content.decode())
     client.post(url("suite_profile", suite), {"profile": "agentv-2026"})
     after = unescape(client.get(editor).content.decode())
 
-    assert "Formatted by AgentV 2025" in before and note not in before
-    assert f"Formatted by AgentV 2026 (today's `tests` files) ({note})" in after
+    assert "Formatted by AgentV 2025" in before
+    assert "Formatted by AgentV 2026 (today's `tests` files)" in after
 
 
 def test_formatted_jsonl_names_the_profile_a_suite_was_switched_to(
