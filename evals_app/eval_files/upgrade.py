@@ -411,7 +411,7 @@ def _upgrade_header(
         elif key == cases_key:
             if "prompts" not in header:
                 out["prompts"] = list(INPUT_PROMPTS)
-                changes.append("`prompts: [\"{{ input }}\"]` added")
+                changes.append('`prompts: ["{{ input }}"]` added')
             if key != TODAY_CASES_KEY:
                 changes.append(f"`{key}` → `{TODAY_CASES_KEY}`")
             out[TODAY_CASES_KEY] = value
