@@ -26,6 +26,7 @@ class ActivityRecord(models.Model):
         SUITE_IMPORTED = "suite_imported", "imported suite"
         SUITE_RENAMED = "suite_renamed", "renamed suite"
         SUITE_DELETED = "suite_deleted", "deleted suite"
+        SUITE_UPGRADED = "suite_upgraded", "upgraded suite"
         FILE_ADDED = "file_added", "added file"
         FILE_EDITED = "file_edited", "edited file"
         FILE_DELETED = "file_deleted", "deleted file"
