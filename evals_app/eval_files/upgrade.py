@@ -9,7 +9,7 @@ name stays where it was. What cannot be mapped silently is said in a note.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,7 +99,7 @@ def upgrade_case(
     return result
 
 
-def judge_prompt_values(header: Mapping[Any, Any], cases: list[Mapping[Any, Any]]) -> list[str]:
+def judge_prompt_values(header: Mapping[Any, Any], cases: Sequence[Mapping[Any, Any]]) -> list[str]:
     """Every judge prompt of a file that may name a file, as written, in order and once:
     the prompts of `llm_judge` evaluators (file and case level), and of `llm-rubric` asserts
     with a `file://` prompt."""
