@@ -19,7 +19,7 @@ from django.db import transaction
 from ..eval_files.case_parts import split_case
 from ..eval_files.errors import EvalFileError
 from ..eval_files.judge_templates import copy_path, upgrade_judge_template
-from ..eval_files.upgrade import TODAY_CASES_KEY, is_older_file, judge_prompt_values
+from ..eval_files.upgrade import TODAY_CASES_KEY, judge_prompt_values
 from ..eval_files.upgrade import upgrade_eval_file as map_eval_file
 from ..eval_files.yaml_dumper import dump_yaml
 from ..formatting.workspace_files import MappingFiles, resolve_file
@@ -114,11 +114,7 @@ class UpgradeError(Exception):
 
 def older_suites(workspace: Workspace) -> list[Suite]:
     """The suites of `workspace` written for an older AgentV, by path."""
-    return [
-        suite
-        for suite in workspace.suites.order_by("path")
-        if not suite.read_only and is_older_file(suite.document, suite.cases_key, suite.profile)
-    ]
+    return [suite for suite in workspace.suites.order_by("path") if suite.is_older]
 
 
 def plan_upgrade(

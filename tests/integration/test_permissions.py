@@ -192,6 +192,8 @@ ENDPOINTS = [
     Endpoint("suite_rename", "post", Capability.EDIT, lambda w: {"path": "evals/renamed.yaml"}),
     Endpoint("suite_delete", "get", Capability.EDIT),
     Endpoint("suite_delete", "post", Capability.EDIT),
+    Endpoint("suite_upgrade", "get", Capability.EDIT),
+    Endpoint("suite_upgrade", "post", Capability.EDIT),
     Endpoint("workspace_settings", "get", Capability.MANAGE),
     Endpoint("workspace_rename", "post", Capability.MANAGE, lambda w: {"name": "Renamed"}),
     Endpoint("workspace_delete", "post", Capability.MANAGE, lambda w: {"confirm_name": "Team"}),
