@@ -81,7 +81,8 @@ def test_the_page_shows_each_case_before_and_after_and_writes_nothing(
     assert "<code>judges/shared.md</code> copied to <code>judges/shared.v2026.md</code>" in page
     assert "input_messages:" in page and "vars:" in page
     assert "Where is my order 1042?" in page
-    assert 'aria-label="order-status: formatted question before and after"' in page
+    assert "Formatted question: AgentV 2025 → AgentV 2026" in page
+    assert "<li><code>input_messages</code> → <code>vars.input</code></li>" in page
 
 
 def test_upgrade_applies_it_and_says_so(workspace: Workspace) -> None:
