@@ -13,15 +13,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .case_parts import split_case
-from .dialects import CASES_KEYS, FILE_PROTOCOL, reference_path
+from .case_parts import CaseParts, split_case
+from .dialects import (
+    CASES_KEYS,
+    EXPECTED_PATHS,
+    FILE_PROTOCOL,
+    INPUT_PATHS,
+    OUTCOME_KEYS,
+    reference_path,
+)
 
 TODAY_CASES_KEY = "tests"
 OLDER_CASES_KEYS = tuple(key for key in CASES_KEYS if key != TODAY_CASES_KEY)
 INPUT_PROMPTS = ["{{ input }}"]
-INPUT_KEYS = ("input_messages", "input")
-EXPECTED_KEYS = ("expected_messages", "expected_output")
-OUTCOME_KEYS = ("outcome", "expected_outcome", "criteria")
+# The top-level spellings of a case's conversation and expected answer (dialects.py).
+INPUT_KEYS = tuple(path[0] for path in INPUT_PATHS if len(path) == 1)
+EXPECTED_KEYS = tuple(path[0] for path in EXPECTED_PATHS if len(path) == 1)
 LLM_JUDGE_TYPES = ("llm_judge", "llm-judge")
 CODE_TYPES = ("code", "code_judge", "code-judge", "code_grader", "script-grader")
 # The text of a typed rubric item, by each name it had.
@@ -38,6 +45,8 @@ class UpgradedCase:
     document: dict[Any, Any]
     changes: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # The conversation moved to `vars.input`: the file needs a prompt that sends it.
+    input_moved: bool = False
 
 
 @dataclass
@@ -84,7 +93,12 @@ def upgrade_eval_file(
     reference, with a note."""
     files = prompt_files or {}
     upgraded = UpgradedFile(header={}, cases=[upgrade_case(case, files) for case in cases])
-    upgraded.header = _upgrade_header(header, cases_key, files, upgraded.changes, upgraded.notes)
+    # A prompt that sends `vars.input` as it is: for an older list of cases, or when a
+    # conversation moved (a `tests` file of today without `prompts` may need none).
+    add_prompts = cases_key in OLDER_CASES_KEYS or any(c.input_moved for c in upgraded.cases)
+    upgraded.header = _upgrade_header(
+        header, cases_key, add_prompts, files, upgraded.changes, upgraded.notes
+    )
     return upgraded
 
 
@@ -95,7 +109,7 @@ def upgrade_case(
     case no AgentV would read (eval_files.case_parts.split_case)."""
     parts = split_case(dict(document))
     result = UpgradedCase(parts.case_id, {})
-    _CaseUpgrade(document, parts.spelling.id_key, prompt_files or {}, result).run()
+    _CaseUpgrade(document, parts, prompt_files or {}, result).run()
     return result
 
 
@@ -135,18 +149,22 @@ def _prompt_reference(entry: Any) -> str | None:
     return None
 
 
+def _top_level(path: tuple[str, ...]) -> str | None:
+    return path[0] if len(path) == 1 else None
+
+
 class _CaseUpgrade:
     """The rewrite of one case: each key in its place, the mapped ones under today's names."""
 
     def __init__(
         self,
         document: Mapping[Any, Any],
-        id_key: str,
+        parts: CaseParts,
         prompt_files: Mapping[str, str],
         result: UpgradedCase,
     ) -> None:
         self.document = document
-        self.id_key = id_key
+        self.id_key = parts.spelling.id_key
         self.prompt_files = prompt_files
         self.result = result
         self.out: dict[Any, Any] = {}
@@ -154,9 +172,12 @@ class _CaseUpgrade:
         self.emitted: set[str] = set()
         execution = document.get("execution")
         self.execution = execution if isinstance(execution, dict) else {}
-        self.input_key = next((key for key in INPUT_KEYS if key in document), None)
-        self.expected_key = next((key for key in EXPECTED_KEYS if key in document), None)
-        self.outcome_key = next((key for key in OUTCOME_KEYS if key in document), None)
+        # Where split_case found each part (read or, in a shape it cannot take apart, kept):
+        # a conversation already under `vars` stays where it is.
+        spelling, found = parts.spelling, parts.spelling.present | set(parts.unread)
+        self.input_key = _top_level(spelling.input_path) if "input" in found else None
+        self.expected_key = _top_level(spelling.expected_path) if "expected" in found else None
+        self.outcome_key = spelling.outcome_key if "outcome" in found else None
 
     def run(self) -> None:
         self._plan_leftovers()
@@ -259,6 +280,7 @@ class _CaseUpgrade:
                 self._note_leftover(f"vars.{name}", merged[name], f"`{key}` is read instead")
             merged[name] = self.document[key]
             self.result.changes.append(f"`{key}` → `vars.{name}`")
+            self.result.input_moved = self.result.input_moved or name == "input"
         return merged
 
     def _options(self) -> Any:
@@ -391,6 +413,7 @@ def _rubric_assert(item: Any) -> Any:
 def _upgrade_header(
     header: Mapping[Any, Any],
     cases_key: str | None,
+    add_prompts: bool,
     prompt_files: Mapping[str, str],
     changes: list[str],
     notes: list[str],
@@ -409,7 +432,7 @@ def _upgrade_header(
         if key == "$schema":
             changes.append("`$schema` removed")
         elif key == cases_key:
-            if "prompts" not in header:
+            if add_prompts and "prompts" not in header:
                 out["prompts"] = list(INPUT_PROMPTS)
                 changes.append('`prompts: ["{{ input }}"]` added')
             if key != TODAY_CASES_KEY:

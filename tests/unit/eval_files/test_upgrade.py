@@ -218,6 +218,14 @@ def test_every_list_of_cases_becomes_tests(cases_key: str) -> None:
     assert upgraded.documents == [{"id": "a", "vars": {"input": "Hi"}}]
 
 
+def test_a_tests_file_whose_conversations_stay_gets_no_prompts() -> None:
+    conversation = {"id": "a", "mode": "conversation", "turns": [{"input": "Hi"}]}
+
+    upgraded = upgrade_eval_file({"$schema": "x", "tests": [None]}, [conversation], "tests")
+
+    assert upgraded.header == {"tests": [None]}
+
+
 def test_a_file_of_cases_referred_to_gets_no_header() -> None:
     upgraded = upgrade_eval_file({}, [{"id": "a", "input": "Hi"}], None)
 
