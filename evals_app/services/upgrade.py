@@ -150,16 +150,17 @@ def plan_upgrade(
 
 
 def upgrade_suites(
-    workspace: Workspace, suites: Iterable[Suite], actor: User | None
+    workspace: Workspace, suites: Iterable[Suite], actor: User | None, *, formatted: bool = False
 ) -> UpgradePlan:
-    """Upgrade `suites` of `workspace` in one transaction and return what changed."""
+    """Upgrade `suites` of `workspace` in one transaction and return what changed (with
+    `formatted`, the plan as the preview shows it, formatting included)."""
     with transaction.atomic():
         locked = list(
             Suite.objects.select_for_update()
             .filter(pk__in=[suite.pk for suite in suites])
             .order_by("path")
         )
-        plan = plan_upgrade(workspace, locked, formatted=False)
+        plan = plan_upgrade(workspace, locked, formatted=formatted)
         _write_templates(workspace, plan.templates, actor)
         for upgrade in plan.suites:
             _apply(upgrade, actor)

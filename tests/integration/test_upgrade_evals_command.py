@@ -55,6 +55,7 @@ def test_dry_run_says_per_suite_and_case_what_changes(workspace: Workspace) -> N
     assert output.splitlines()[:2] == ["evals/seeds.yaml", "  `target` → `providers`"]
     assert "  `evalcases` → `tests`" in output
     assert "  order-status: `input_messages` → `vars.input`" in output
+    assert "    note: its guideline files now reach the model inline" in output
     assert "judge template judges/grade.md: changed in place" in output
     assert "judge template judges/shared.md: copied to judges/shared.v2026.md" in output
 

@@ -58,9 +58,9 @@ class Command(BaseCommand):
             return
         try:
             if dry_run:
-                plan = plan_upgrade(found, suites, formatted=False)
+                plan = plan_upgrade(found, suites)
             else:
-                plan = upgrade_suites(found, suites, actor=None)
+                plan = upgrade_suites(found, suites, actor=None, formatted=True)
         except UpgradeError as error:
             raise CommandError(str(error)) from None
         self._report(plan)
@@ -87,6 +87,12 @@ class Command(BaseCommand):
                 if not case.changed:
                     continue
                 self.stdout.write(f"  {case.case.case_id}: {'; '.join(case.changes)}")
+                if case.guidelines_inline:
+                    self.stdout.write(
+                        self.style.WARNING(
+                            "    note: its guideline files now reach the model inline"
+                        )
+                    )
                 for note in case.notes:
                     self.stdout.write(self.style.WARNING(f"    note: {note}"))
         for template in plan.templates:
