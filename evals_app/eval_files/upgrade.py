@@ -18,10 +18,12 @@ from .dialects import (
     CASES_KEYS,
     EXPECTED_PATHS,
     FILE_PROTOCOL,
+    ID_KEYS,
     INPUT_PATHS,
     OUTCOME_KEYS,
     reference_path,
 )
+from .errors import EvalFileError
 
 TODAY_CASES_KEY = "tests"
 OLDER_CASES_KEYS = tuple(key for key in CASES_KEYS if key != TODAY_CASES_KEY)
@@ -92,7 +94,7 @@ def upgrade_eval_file(
     its upgraded copy's); a prompt that looks like a path but is not in it is kept as a file
     reference, with a note."""
     files = prompt_files or {}
-    upgraded = UpgradedFile(header={}, cases=[upgrade_case(case, files) for case in cases])
+    upgraded = UpgradedFile(header={}, cases=[_upgraded_or_kept(case, files) for case in cases])
     # A prompt that sends `vars.input` as it is: for an older list of cases, or when a
     # conversation moved (a `tests` file of today without `prompts` may need none).
     add_prompts = cases_key in OLDER_CASES_KEYS or any(c.input_moved for c in upgraded.cases)
@@ -111,6 +113,15 @@ def upgrade_case(
     result = UpgradedCase(parts.case_id, {})
     _CaseUpgrade(document, parts, prompt_files or {}, result).run()
     return result
+
+
+def _upgraded_or_kept(document: dict[Any, Any], prompt_files: Mapping[str, str]) -> UpgradedCase:
+    """A case no AgentV would read (edited by hand into such a state) stays as it is."""
+    try:
+        return upgrade_case(document, prompt_files)
+    except EvalFileError as error:
+        case_id = next((document[key] for key in ID_KEYS if key in document), "(no id)")
+        return UpgradedCase(str(case_id), document, notes=[f"not upgraded: {error.message}"])
 
 
 def judge_prompt_values(header: Mapping[Any, Any], cases: Sequence[Mapping[Any, Any]]) -> list[str]:

@@ -226,6 +226,17 @@ def test_a_tests_file_whose_conversations_stay_gets_no_prompts() -> None:
     assert upgraded.header == {"tests": [None]}
 
 
+def test_a_case_no_agentv_would_read_is_kept_with_a_note() -> None:
+    broken = {"id": "a", "input": [{"role": "robot", "content": "Hi"}]}
+
+    upgraded = upgrade_eval_file({"evalcases": [None]}, [broken], "evalcases")
+
+    assert upgraded.documents == [broken]
+    assert upgraded.all_notes() == [
+        "a: not upgraded: unknown role 'robot' (expected system, user, assistant or tool)"
+    ]
+
+
 def test_a_file_of_cases_referred_to_gets_no_header() -> None:
     upgraded = upgrade_eval_file({}, [{"id": "a", "input": "Hi"}], None)
 
