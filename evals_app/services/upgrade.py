@@ -18,8 +18,9 @@ from django.db import transaction
 
 from ..eval_files.case_parts import split_case
 from ..eval_files.errors import EvalFileError
+from ..eval_files.grading_upgrade import judge_prompt_values
 from ..eval_files.judge_templates import copy_path, upgrade_judge_template
-from ..eval_files.upgrade import TODAY_CASES_KEY, judge_prompt_values
+from ..eval_files.upgrade import TODAY_CASES_KEY
 from ..eval_files.upgrade import upgrade_eval_file as map_eval_file
 from ..eval_files.yaml_dumper import dump_yaml
 from ..formatting.workspace_files import MappingFiles, resolve_file
