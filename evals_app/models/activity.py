@@ -30,6 +30,7 @@ class ActivityRecord(models.Model):
         SUITE_DELETED = "suite_deleted", "deleted suite"
         SUITE_EDITED = "suite_edited", "changed the fields of suite"
         PROFILE_CHANGED = "profile_changed", "changed the profile of suite"
+        SUITE_UPGRADED = "suite_upgraded", "upgraded suite"
         FILE_ADDED = "file_added", "added file"
         FILE_EDITED = "file_edited", "edited file"
         FILE_DELETED = "file_deleted", "deleted file"

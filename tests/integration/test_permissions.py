@@ -201,6 +201,8 @@ ENDPOINTS = [
     Endpoint("suite_settings", "get", Capability.EDIT),
     Endpoint("suite_settings", "post", Capability.EDIT, lambda w: {"fields_yaml": "name: x"}),
     Endpoint("suite_profile", "post", Capability.EDIT, lambda w: {"profile": "agentv-2026"}),
+    Endpoint("suite_upgrade", "get", Capability.EDIT),
+    Endpoint("suite_upgrade", "post", Capability.EDIT),
     Endpoint("workspace_settings", "get", Capability.MANAGE),
     Endpoint("workspace_rename", "post", Capability.MANAGE, lambda w: {"name": "Renamed"}),
     Endpoint("workspace_delete", "post", Capability.MANAGE, lambda w: {"confirm_name": "Team"}),
