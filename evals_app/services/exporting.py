@@ -21,9 +21,9 @@ from django.db.models import QuerySet
 from ..eval_files.case_parts import split_case
 from ..eval_files.writing import eval_file_chunks
 from ..formatting.engine import Mode
-from ..formatting.toon import encode_turns
 from ..models import Case, ReviewStatus, Suite, Workspace
 from .case_reading import StoredCase, stored_cases
+from .formatted_rows import formatted_row
 from .formatting import WorkspaceFormatter
 
 FORMATTED_FILE = "formatted.jsonl"
@@ -128,26 +128,9 @@ def _formatted_lines(
     parts = split_case(case.document)
     for mode in modes:
         formatted = formatter.format_parts(parts, suite, mode)
-        record: dict[str, Any] = {
-            "file": suite.path,
-            "id": parts.case_id,
-            "mode": mode,
-            "question": formatted.question,
-            "guidelines": formatted.guidelines,
-            "chat_prompt": formatted.chat_prompt,
-            "evaluator_prompt": formatted.evaluator_prompt(),
-            "role_markers": formatted.role_markers,
-            "reason": formatted.reason,
-            "warnings": [warning.message for warning in formatted.warnings],
-            "profile": suite.profile,
-            "system_message": None,
-        }
-        if toon:
-            record["question_toon"] = encode_turns(formatted.turns)
-        summary.warnings.extend(
-            f"{suite.path} ({mode}): {warning.message}" for warning in formatted.warnings
-        )
-        yield json.dumps(record, ensure_ascii=False) + "\n"
+        row = formatted_row(suite, parts.case_id, mode, formatted, toon=toon)
+        summary.warnings.extend(f"{suite.path} ({mode}): {warning}" for warning in row["warnings"])
+        yield json.dumps(row, ensure_ascii=False) + "\n"
 
 
 def _inside(folder: Path, relative: str) -> Path:

@@ -1,0 +1,88 @@
+"""The API's first version: its routers, token authentication, JSON errors and URLs.
+
+The OpenAPI schema is at /api/v1/openapi.json and its docs page at /api/v1/docs, both served
+without a token (they describe the API, no data), the page's scripts from our static files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.decorators import login_not_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import URLPattern, URLResolver, include, re_path
+from ninja import NinjaAPI, Swagger
+from ninja.parser import Parser
+
+from ..json_limits import load_json
+from . import cases, formatted, reviews, workspaces
+from .auth import BearerToken
+from .errors import install_error_handlers
+
+DESCRIPTION = """\
+Read and edit the cases of your workspaces, take review steps and get the formatted cases.
+Every request needs an API token (create one on the **API tokens** page, linked under your
+name): `Authorization: Bearer TOKEN`. You see only your workspaces, with the rights of your
+role in each. Every error is JSON with a `message`.
+"""
+
+
+class BoundedJSONParser(Parser):
+    """Request bodies: a JSON object, nested no deeper than a case may be (json_limits)."""
+
+    def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        data = load_json(request.body)
+        if not isinstance(data, dict):
+            raise ValueError("the request body must be a JSON object")
+        return data
+
+
+api = NinjaAPI(
+    title="agentv-web API",
+    version="1",
+    description=DESCRIPTION,
+    urls_namespace="api-v1",
+    auth=BearerToken(),
+    parser=BoundedJSONParser(),
+    # No call to an outside validator (its badge would be an image from another site).
+    docs=Swagger(settings={"validatorUrl": None, "tryItOutEnabled": False}),
+)
+install_error_handlers(api)
+for module in (workspaces, cases, reviews, formatted):
+    api.add_router("", module.router)
+
+
+def api_urls() -> tuple[Sequence[URLPattern | URLResolver], str | None, str | None]:
+    """The API's URL patterns, included, for `path("api/v1/", api_urls())`.
+
+    A token, not a session, says who calls, so the pages' login redirect does not apply;
+    answers that ninja leaves as empty pages (a method the URL does not take) become JSON,
+    and so does a URL that is no endpoint.
+    """
+    patterns, app_name, namespace = api.urls
+    for pattern in patterns:
+        if isinstance(pattern, URLPattern):
+            pattern.callback = login_not_required(_json_refusals(pattern.callback))
+    patterns.append(re_path(r"", login_not_required(_no_such_endpoint)))
+    return include((patterns, app_name), namespace=namespace)
+
+
+def _json_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @wraps(view)
+    def answering_json(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        if response.status_code == 405 and not response.content:
+            refusal = JsonResponse(
+                {"message": f"This URL does not take {request.method}."}, status=405
+            )
+            refusal["Allow"] = response["Allow"]
+            return refusal
+        return response
+
+    return answering_json
+
+
+def _no_such_endpoint(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"message": "No such API endpoint (see /api/v1/docs)."}, status=404)
