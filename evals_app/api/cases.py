@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from ninja import Field, Query, Router, Schema
+from ninja import Field, Query, Router, Schema, Status
 
 from ..eval_files.errors import EvalFileError
 from ..eval_files.json_keys import KeyCollision, with_keys_typed_as, with_string_keys
@@ -102,7 +102,7 @@ def read_case(request: HttpRequest, slug: str, address: Query[CaseAddress]) -> A
     try:
         document = with_string_keys(case.document)
     except KeyCollision as collision:
-        return 422, {"message": str(collision)}
+        return Status(422, {"message": str(collision)})
     return CaseOut(
         suite=case.suite.path,
         id=case.case_id,
@@ -126,15 +126,16 @@ def replace_case(
     try:
         saved = save_case(case, document, update.version, api_user(request))
     except EvalFileError as error:
-        return 422, invalid_document(error.located(case.suite.path))
+        return Status(422, invalid_document(error.located(case.suite.path)))
     except CaseConflict as conflict:
         current = conflict.current
-        return 409, {
-            "message": (
+        conflict_body = Conflict(
+            message=(
                 f"{current.case_id} was saved by someone else: it is at version "
                 f"{current.version}, not {update.version}. Nothing was written."
             ),
-            "version": current.version,
-            "differences": [vars(item) for item in differences(current.document, document)],
-        }
+            version=current.version,
+            differences=[vars(item) for item in differences(current.document, document)],
+        )
+        return Status(409, conflict_body)
     return Saved(version=saved.version, id=saved.case_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from django.http import HttpRequest
-from ninja import Query, Router, Schema
+from ninja import Query, Router, Schema, Status
 
 from ..models import ReviewStatus
 from ..permissions import REVIEW_STEPS
@@ -45,5 +45,5 @@ def review_case(
     try:
         move(case, api_user(request), action, step.note)
     except ReviewError as refusal:
-        return 409, {"message": str(refusal)}
+        return Status(409, Message(message=str(refusal)))
     return Reviewed(status=ReviewStatus(case.status))

@@ -58,12 +58,18 @@ def api_urls() -> tuple[Sequence[URLPattern | URLResolver], str | None, str | No
     """The API's URL patterns, included, for `path("api/v1/", api_urls())`.
 
     A token, not a session, says who calls, so the pages' login redirect does not apply;
-    answers that ninja leaves as empty pages (a method the URL does not take) become JSON,
+    ninja's plain-text answer to a method the URL does not take becomes JSON,
     and so does a URL that is no endpoint.
     """
     patterns, app_name, namespace = api.urls
     for pattern in patterns:
-        if isinstance(pattern, URLPattern):
+        if not isinstance(pattern, URLPattern):
+            continue
+        if pattern.name == "api-root":
+            # ninja needs the root's name to place the paths in the schema; the page itself
+            # is nothing but a 404.
+            pattern.callback = login_not_required(_no_such_endpoint)
+        else:
             pattern.callback = login_not_required(_json_refusals(pattern.callback))
     patterns.append(re_path(r"", login_not_required(_no_such_endpoint)))
     return include((patterns, app_name), namespace=namespace)
@@ -73,7 +79,7 @@ def _json_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     @wraps(view)
     def answering_json(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = view(request, *args, **kwargs)
-        if response.status_code == 405 and not response.content:
+        if response.status_code == 405 and not isinstance(response, JsonResponse):
             refusal = JsonResponse(
                 {"message": f"This URL does not take {request.method}."}, status=405
             )

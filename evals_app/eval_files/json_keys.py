@@ -56,8 +56,7 @@ def with_keys_typed_as(value: Any, stored: Any) -> Any:
     typed = {key_text(key): key for key in stored_map if type(key) is not str}
     typed_back: dict[Any, Any] = {}
     for key, item in value.items():
-        original = typed.get(key) if key not in stored_map else None
-        new_key = key if original is None else original
+        new_key = typed.get(key, key) if key not in stored_map else key
         typed_back[new_key] = with_keys_typed_as(item, stored_map.get(new_key))
     return typed_back
 
