@@ -135,7 +135,9 @@ def replace_case(
                 f"{current.version}, not {update.version}. Nothing was written."
             ),
             version=current.version,
-            differences=[vars(item) for item in differences(current.document, document)],
+            differences=[
+                Difference(**vars(item)) for item in differences(current.document, document)
+            ],
         )
         return Status(409, conflict_body)
     return Saved(version=saved.version, id=saved.case_id)
