@@ -15,6 +15,8 @@ from csp.decorators import csp_replace
 from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern, URLResolver, include, re_path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET
 from ninja import NinjaAPI, Swagger
 from ninja.parser import Parser
 
@@ -74,7 +76,10 @@ def api_urls() -> tuple[Sequence[URLPattern | URLResolver], str | None, str | No
             # is nothing but a 404.
             pattern.callback = login_not_required(_no_such_endpoint)
         else:
-            pattern.callback = login_not_required(_json_refusals(pattern.callback))
+            view = pattern.callback
+            if pattern.name in ("openapi-json", "openapi-view"):
+                view = require_GET(view)  # ninja's own views answer any method
+            pattern.callback = login_not_required(_json_refusals(view))
     patterns.append(re_path(r"", login_not_required(_no_such_endpoint)))
     return include((patterns, app_name), namespace=namespace)
 
@@ -94,5 +99,6 @@ def _json_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     return answering_json
 
 
+@csrf_exempt  # changes nothing; answers like the rest of the API, which takes no session
 def _no_such_endpoint(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"message": "No such API endpoint (see /api/v1/docs)."}, status=404)
