@@ -1,7 +1,8 @@
 """The API's first version: its routers, token authentication, JSON errors and URLs.
 
 The OpenAPI schema is at /api/v1/openapi.json and its docs page at /api/v1/docs, both served
-without a token (they describe the API, no data), the page's scripts from our static files.
+without a token (they describe the API, no data); the page (templates/ninja/swagger.html)
+runs Swagger UI from our static files, with no inline code.
 """
 
 from __future__ import annotations
