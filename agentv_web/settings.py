@@ -70,6 +70,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "axes",
     "django_htmx",
+    # For its docs page's template and static files (Swagger UI), served by WhiteNoise.
+    "ninja",
     "template_partials.apps.SimpleAppConfig",
     "evals_app",
 ]

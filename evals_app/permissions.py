@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404, HttpRequest
 
-from .models import Membership, Workspace
+from .models import Membership, ReviewEvent, Workspace
 
 Role = Membership.Role
 
@@ -34,6 +34,14 @@ ROLE_CAPABILITIES: dict[str, frozenset[Capability]] = {
     Role.EDITOR: frozenset({Capability.VIEW, Capability.COMMENT, Capability.EDIT}),
     Role.REVIEWER: frozenset({Capability.VIEW, Capability.COMMENT, Capability.REVIEW}),
     Role.VIEWER: frozenset({Capability.VIEW}),
+}
+
+# The review steps people take (in the editor and through the API): the action each records
+# and the capability it needs.
+REVIEW_STEPS: dict[str, tuple[str, Capability]] = {
+    "submit": (ReviewEvent.Action.SUBMITTED, Capability.EDIT),
+    "approve": (ReviewEvent.Action.APPROVED, Capability.REVIEW),
+    "request_changes": (ReviewEvent.Action.CHANGES_REQUESTED, Capability.REVIEW),
 }
 
 AnyUser = AbstractBaseUser | AnonymousUser
@@ -88,6 +96,17 @@ def visible_workspaces(user: AnyUser) -> QuerySet[Workspace]:
     if getattr(user, "is_superuser", False):
         return Workspace.objects.all()
     return Workspace.objects.filter(memberships__user_id=user.pk)
+
+
+def visible_workspace_roles(user: AnyUser) -> list[tuple[str, str, str | None]]:
+    """(name, slug, role) of each workspace `user` may see, by name, in one query; the role
+    is None where a superuser is not a member."""
+    if not user.is_authenticated:
+        return []
+    memberships = Membership.objects.filter(workspace=OuterRef("pk"), user_id=user.pk)
+    role = memberships.order_by().values("role")[:1]
+    workspaces = visible_workspaces(user).annotate(my_role=Subquery(role))
+    return list(workspaces.values_list("name", "slug", "my_role"))
 
 
 def workspace_access(

@@ -6,6 +6,7 @@ from django.urls import path, register_converter
 
 from .request_numbers import DatabaseId
 from .views import (
+    api_tokens,
     case_bulk,
     case_editor,
     exports,
@@ -97,4 +98,14 @@ urlpatterns += [
     path(f"{CASE}history/", history.case_history, name="case_history"),
     path(f"{CASE}compare/", history.case_compare, name="case_compare"),
     path(f"{CASE}history/<id:number>/restore/", history.case_restore, name="case_restore"),
+]
+
+# The signed-in person's API tokens (the API itself is under /api/v1/, agentv_web/urls.py).
+urlpatterns += [
+    path("account/api-tokens/", api_tokens.api_tokens, name="api_tokens"),
+    path(
+        "account/api-tokens/<id:token_pk>/revoke/",
+        api_tokens.api_token_revoke,
+        name="api_token_revoke",
+    ),
 ]

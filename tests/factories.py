@@ -23,6 +23,7 @@ from evals_app.models import (
     Workspace,
     WorkspaceFile,
 )
+from evals_app.services.api_tokens import create_token
 from evals_app.services.documents import case_document
 from evals_app.services.importing import import_workspace
 from evals_app.services.revisions import record_revision
@@ -227,3 +228,8 @@ def zip_archive(files: dict[str, str | bytes | dict[str, Any]]) -> bytes:
                 content = dump_yaml(content)
             archive.writestr(name, content)
     return buffer.getvalue()
+
+
+def api_token(account: User, name: str = "CI") -> str:
+    """A new API token of `account`, as its owner would send it."""
+    return create_token(account, name)[1]

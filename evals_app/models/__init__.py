@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from .activity import ActivityRecord
+from .api_token import ApiToken
 from .case import Case, ReviewStatus
 from .review import Comment, CommentThread, Membership, ReviewEvent, Revision
 from .workspace import Suite, Workspace, WorkspaceFile
 
 __all__ = [
     "ActivityRecord",
+    "ApiToken",
     "Case",
     "Comment",
     "CommentThread",

@@ -18,17 +18,14 @@ from typing import IO, Any
 
 from django.db.models import QuerySet
 
-from ..eval_files.case_parts import split_case
 from ..eval_files.writing import eval_file_chunks
 from ..formatting.engine import Mode
-from ..formatting.profile_2026 import FormattedTest
-from ..formatting.toon import encode_turns
 from ..models import Case, ReviewStatus, Suite, Workspace
 from .case_reading import StoredCase, stored_cases
+from .formatted_rows import formatted_rows
 from .formatting import WorkspaceFormatter
 
 FORMATTED_FILE = "formatted.jsonl"
-PROFILE_2026 = "agentv-2026"
 # `.<target name>.<8 random characters>.tmp`, as tempfile.mkstemp names them in _atomic_file.
 TEMPORARY_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
 
@@ -127,73 +124,10 @@ def _formatted_lines(
     toon: bool,
     summary: ExportSummary,
 ) -> Iterator[str]:
-    if suite.profile == PROFILE_2026:
-        yield from _formatted_lines_2026(formatter, suite, case, modes, toon, summary)
-        return
-    parts = split_case(case.document)
-    for mode in modes:
-        formatted = formatter.format_parts(parts, suite, mode)
-        record: dict[str, Any] = {
-            "file": suite.path,
-            "id": parts.case_id,
-            "mode": mode,
-            "question": formatted.question,
-            "guidelines": formatted.guidelines,
-            "chat_prompt": formatted.chat_prompt,
-            "evaluator_prompt": formatted.evaluator_prompt(),
-            "role_markers": formatted.role_markers,
-            "reason": formatted.reason,
-            "warnings": [warning.message for warning in formatted.warnings],
-            "profile": suite.profile,
-            "system_message": None,
-        }
-        if toon:
-            record["question_toon"] = encode_turns(formatted.turns)
-        summary.warnings.extend(
-            f"{suite.path} ({mode}): {warning.message}" for warning in formatted.warnings
-        )
-        yield json.dumps(record, ensure_ascii=False) + "\n"
-
-
-def _formatted_lines_2026(
-    formatter: WorkspaceFormatter,
-    suite: Suite,
-    case: StoredCase,
-    modes: tuple[Mode, ...],
-    toon: bool,
-    summary: ExportSummary,
-) -> Iterator[str]:
-    """One row per expanded test and mode, each test's modes together, as the 2025 profile's
-    rows are per case (docs/formatting.md, "The AgentV 2026 profile")."""
-    by_mode = [formatter.format_tests(case.document, suite, mode) for mode in modes]
-    for tests in zip(*by_mode, strict=True):
-        for test in tests:
-            yield _row_2026(suite, test, toon)
-            summary.warnings.extend(
-                f"{suite.path} ({test.mode}): {warning.message}" for warning in test.warnings
-            )
-
-
-def _row_2026(suite: Suite, test: FormattedTest, toon: bool) -> str:
-    record: dict[str, Any] = {
-        "file": suite.path,
-        "id": test.id,
-        "mode": test.mode,
-        "question": test.question,
-        "guidelines": "",  # today's AgentV has no guidelines
-        "chat_prompt": test.chat_prompt,
-        "evaluator_prompt": test.evaluator_prompt,
-        "role_markers": test.role_markers,
-        "reason": test.reason,
-        "warnings": [warning.message for warning in test.warnings],
-        "profile": suite.profile,
-        "system_message": test.system_message,
-    }
-    if test.turns is not None:
-        record["turns"] = [turn.as_json() for turn in test.turns]
-    if toon:
-        record["question_toon"] = encode_turns(test.messages)
-    return json.dumps(record, ensure_ascii=False) + "\n"
+    for row in formatted_rows(formatter, suite, case.document, modes, toon=toon):
+        mode = row["mode"]
+        summary.warnings.extend(f"{suite.path} ({mode}): {warning}" for warning in row["warnings"])
+        yield json.dumps(row, ensure_ascii=False) + "\n"
 
 
 def _inside(folder: Path, relative: str) -> Path:

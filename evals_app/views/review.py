@@ -10,8 +10,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from ..models import Case, CommentThread, ReviewEvent
-from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
+from ..models import Case, CommentThread
+from ..permissions import (
+    REVIEW_STEPS,
+    Capability,
+    WorkspaceAccess,
+    signed_in_user,
+    workspace_access,
+)
 from ..request_numbers import parse_number
 from ..services.activity import workspace_activity
 from ..services.comments import CommentError, reopen, reply, resolve, start_thread
@@ -21,20 +27,15 @@ from .lookups import case_or_404
 from .review_context import review_context
 
 EDITOR = "evals/case_editor.html"
-REVIEW_ACTIONS = {
-    "submit": (ReviewEvent.Action.SUBMITTED, Capability.EDIT),
-    "approve": (ReviewEvent.Action.APPROVED, Capability.REVIEW),
-    "request_changes": (ReviewEvent.Action.CHANGES_REQUESTED, Capability.REVIEW),
-}
 
 
 @require_POST
 def case_review(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
     """Submit the case for review, approve it, or request changes (`step`, optional `note`)."""
     step = request.POST.get("step", "")
-    if step not in REVIEW_ACTIONS:
+    if step not in REVIEW_STEPS:
         return HttpResponse("Unknown review step.", status=400)
-    action, needs = REVIEW_ACTIONS[step]
+    action, needs = REVIEW_STEPS[step]
     access, case = case_or_404(request, slug, suite_pk, case_pk, needs)
     try:
         event = move(case, signed_in_user(request), action, request.POST.get("note", ""))

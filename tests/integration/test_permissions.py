@@ -1,4 +1,5 @@
-"""Who may do what: every view of the app × every role, allowed or denied.
+"""Who may do what: every view of the app and every API endpoint × every role, allowed or
+denied.
 
 Outsiders get 404 everywhere (as if the workspace did not exist); members whose role does not
 allow an action get 403; everyone else gets the view's normal answer.
@@ -6,6 +7,7 @@ allow an action get 403; everyone else gets the view's normal answer.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +22,7 @@ from evals_app.services.comments import start_thread
 from evals_app.services.documents import case_document
 from evals_app.services.importing import import_workspace
 from evals_app.services.revisions import record_revision
-from tests.factories import admin, member, user, write_files
+from tests.factories import admin, api_token, member, user, write_files
 
 pytestmark = pytest.mark.django_db
 
@@ -251,11 +253,103 @@ def test_superuser_may_do_anything(world: World, endpoint: Endpoint) -> None:
 
 
 def test_every_view_of_the_app_is_in_the_matrix() -> None:
-    # Not about one workspace: any signed-in user may list, create and import workspaces.
+    # Not about one workspace: any signed-in user may list, create and import workspaces and
+    # manage their own API tokens; any token lists its own workspaces; the API's schema and
+    # docs describe it, with no data.
     anywhere = {"workspace_list", "review_queue", "workspace_create", "workspace_import"}
-    covered = {endpoint.name for endpoint in ENDPOINTS} | anywhere
+    anywhere |= {"api_tokens", "api_token_revoke", "list_workspaces"}
+    anywhere |= {"openapi-json", "openapi-view", "api-root"}
+    covered = {endpoint.name for endpoint in ENDPOINTS + API_ENDPOINTS} | anywhere
 
     assert {pattern.name for pattern in _patterns()} <= covered
+
+
+# The JSON API: the same capabilities as the pages, with a token instead of a session.
+
+
+@dataclass(frozen=True)
+class ApiEndpoint:
+    """An API request (its URL pattern's name, the path after /api/v1) and what it needs."""
+
+    name: str
+    method: str
+    path: str
+    needs: Capability
+    body: Callable[[World], dict[str, Any]] = lambda world: {}
+
+
+def api_document(world: World) -> dict[str, Any]:
+    return {"version": world.case.version, "document": {**world.case.document, "outcome": "x"}}
+
+
+CASE_QUERY = "?suite=evals/suite.yaml&id=first"
+API_ENDPOINTS = [
+    ApiEndpoint("list_cases", "get", "/workspaces/team/cases", Capability.VIEW),
+    ApiEndpoint("read_case", "get", f"/workspaces/team/case{CASE_QUERY}", Capability.VIEW),
+    ApiEndpoint(
+        "formatted_case", "get", f"/workspaces/team/formatted{CASE_QUERY}", Capability.VIEW
+    ),
+    ApiEndpoint(
+        "replace_case", "put", f"/workspaces/team/case{CASE_QUERY}", Capability.EDIT, api_document
+    ),
+    ApiEndpoint(
+        "review_case",
+        "post",
+        f"/workspaces/team/case/review{CASE_QUERY}",
+        Capability.EDIT,
+        lambda w: {"action": "submit"},
+    ),
+    ApiEndpoint(
+        "review_case",
+        "post",
+        f"/workspaces/team/case/review{CASE_QUERY}",
+        Capability.REVIEW,
+        lambda w: {"action": "approve"},
+    ),
+    ApiEndpoint(
+        "review_case",
+        "post",
+        f"/workspaces/team/case/review{CASE_QUERY}",
+        Capability.REVIEW,
+        lambda w: {"action": "request_changes"},
+    ),
+]
+API_IDS = [f"{e.method} {e.name} ({e.needs})" for e in API_ENDPOINTS]
+
+
+def api_request(account: Any, world: World, endpoint: ApiEndpoint) -> int:
+    send = getattr(Client(), endpoint.method)
+    response = send(
+        f"/api/v1{endpoint.path}",
+        data=json.dumps(endpoint.body(world)) if endpoint.method != "get" else None,
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {api_token(account)}"},
+    )
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    return response.status_code
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("endpoint", API_ENDPOINTS, ids=API_IDS)
+def test_api_lets_a_member_do_what_their_role_allows(
+    world: World, endpoint: ApiEndpoint, role: str
+) -> None:
+    status = api_request(member(world.workspace, role), world, endpoint)
+
+    if role in ALLOWED[endpoint.needs]:
+        assert status not in (401, 403, 404), f"{role} was refused ({status})"
+    else:
+        assert status == 403
+
+
+@pytest.mark.parametrize("endpoint", API_ENDPOINTS, ids=API_IDS)
+def test_api_outsider_finds_nothing(world: World, endpoint: ApiEndpoint) -> None:
+    assert api_request(user("outsider", password=None), world, endpoint) == 404
+
+
+@pytest.mark.parametrize("endpoint", API_ENDPOINTS, ids=API_IDS)
+def test_api_superuser_may_do_anything(world: World, endpoint: ApiEndpoint) -> None:
+    assert api_request(admin(), world, endpoint) not in (401, 403, 404)
 
 
 def test_workspace_list_shows_only_my_workspaces(world: World) -> None:

@@ -68,6 +68,12 @@ PARAMETERS = [
     "input-count",
     "expected-count",
     "evaluator-count",
+    # The JSON API's query parameters.
+    "suite",
+    "id",
+    "status",
+    "mode",
+    "toon",
 ]
 
 
@@ -109,7 +115,9 @@ def world() -> World:
     thread = factories.comment_thread(case, owner, turn=0)
     file = factories.workspace_file(space, "prompts/a.instructions.md")
     # A 5xx is a response to count, not an exception that stops the sweep at the first one.
-    client = Client(raise_request_exception=False)
+    # The token opens the JSON API; the pages go by the session.
+    token = factories.api_token(owner)
+    client = Client(raise_request_exception=False, headers={"Authorization": f"Bearer {token}"})
     client.force_login(owner)
     values = {
         "slug": space.slug,
@@ -119,6 +127,7 @@ def world() -> World:
         "membership_pk": space.memberships.get(user=other).pk,
         "thread_pk": thread.pk,
         "number": 1,
+        "token_pk": owner.api_tokens.get().pk,
     }
     return World(client, values, case)
 
@@ -128,6 +137,7 @@ def url_of(route: str, values: dict[str, Any]) -> str:
     for name, value in values.items():
         for converter in ("slug", "id"):
             url = url.replace(f"<{converter}:{name}>", str(value))
+        url = url.replace(f"<{name}>", str(value))  # the API's paths (ninja)
     assert "<" not in url, url
     return "/" + url
 

@@ -61,12 +61,13 @@ def arguments_of(case: Case) -> dict[str, Any]:
     }
 
 
-def named_urls(patterns: list[Any] | None = None) -> Iterator[tuple[str, Any]]:
+def named_urls(patterns: list[Any] | None = None, namespace: str = "") -> Iterator[tuple[str, Any]]:
     for entry in get_resolver().url_patterns if patterns is None else patterns:
         if isinstance(entry, URLResolver) and entry.namespace != "admin":
-            yield from named_urls(entry.url_patterns)
+            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
+            yield from named_urls(entry.url_patterns, inner)
         elif isinstance(entry, URLPattern) and entry.name:
-            yield entry.name, entry
+            yield f"{namespace}{entry.name}", entry
 
 
 def page_urls(case: Case) -> Iterator[tuple[str, str, dict[str, str]]]:

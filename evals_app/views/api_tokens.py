@@ -1,0 +1,45 @@
+"""The API tokens page: create a token (shown once) and revoke tokens, each person their own."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ..permissions import signed_in_user
+from ..services.api_tokens import TokenNameError, create_token, revoke_token
+from .htmx_request import HtmxHttpRequest
+
+TEMPLATE = "evals/api_tokens.html"
+
+
+@require_http_methods(["GET", "POST"])
+@never_cache  # the page that shows a new token must not be kept by a browser or a proxy
+def api_tokens(request: HtmxHttpRequest) -> HttpResponse:
+    """My tokens; POST (`name`) creates one and shows it, this once."""
+    user = signed_in_user(request)
+    context: dict[str, object] = {"name": ""}
+    status = 200
+    if request.method == "POST":
+        name = request.POST.get("name", "")
+        try:
+            row, token = create_token(user, name)
+        except TokenNameError as error:
+            context.update(name=name, error=str(error))
+            status = 422
+        else:
+            context.update(new_token=token, new_row=row)
+    context["tokens"] = list(user.api_tokens.all())
+    return render(request, TEMPLATE, context, status=status)
+
+
+@require_POST
+def api_token_revoke(request: HtmxHttpRequest, token_pk: int) -> HttpResponse:
+    """Revoke one of my tokens: it stops working at once."""
+    row = revoke_token(signed_in_user(request), token_pk)
+    if row is None:
+        raise Http404("No such token.")
+    messages.success(request, f"Revoked the token {row.name} ({row.prefix}…).")
+    return redirect("api_tokens")
