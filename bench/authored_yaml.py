@@ -29,8 +29,8 @@ def scalar(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
+    if isinstance(value, int | float):
+        return repr(value)
     if isinstance(value, PlainWord):
         return str(value)
     if _PLAIN.match(value) and value.lower() not in _WORDS and ": " not in value:
