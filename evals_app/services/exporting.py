@@ -16,14 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from django.db.models import QuerySet
-
 from ..eval_files.case_parts import split_case
 from ..eval_files.writing import eval_file_chunks
 from ..formatting.engine import Mode
 from ..formatting.toon import encode_turns
-from ..models import Case, ReviewStatus, Suite, Workspace
-from .case_reading import StoredCase, stored_cases
+from ..models import ReviewStatus, Suite, Workspace
+from .case_reading import StoredCase, suites_with_cases
 from .formatting import WorkspaceFormatter
 
 FORMATTED_FILE = "formatted.jsonl"
@@ -66,10 +64,12 @@ def export_workspace(
     for path, text in formatter.file_texts.items():
         _write_text(folder, path, text)
         summary.files += 1
+    case_filter: dict[str, Any] = {"status": ReviewStatus.APPROVED} if approved_only else {}
     with _atomic_file(folder / FORMATTED_FILE) as jsonl:
-        for suite in workspace.suites.order_by("path"):
+        suites = suites_with_cases(workspace.suites.order_by("path"), **case_filter)
+        for suite, cases in suites:
             summary.suites += 1
-            documents = _documents(formatter, suite, approved_only, modes, toon, jsonl, summary)
+            documents = _documents(formatter, suite, cases, modes, toon, jsonl, summary)
             if suite.read_only:
                 for _ in documents:  # formatted, but the file is a stored file
                     on_case()
@@ -97,24 +97,19 @@ def _counted(
 def _documents(
     formatter: WorkspaceFormatter,
     suite: Suite,
-    approved_only: bool,
+    cases: Iterator[StoredCase],
     modes: tuple[Mode, ...],
     toon: bool,
     jsonl: IO[str],
     summary: ExportSummary,
 ) -> Iterator[dict[Any, Any]]:
     """The suite's case documents in order, each formatted into `jsonl` on the way."""
-    for case in stored_cases(_cases_of(suite, approved_only)):
+    for case in cases:
         summary.cases += 1
         for line in _formatted_lines(formatter, suite, case, modes, toon, summary):
             jsonl.write(line)
             summary.formatted_lines += 1
         yield case.document
-
-
-def _cases_of(suite: Suite, approved_only: bool) -> QuerySet[Case]:
-    cases = suite.cases.all()
-    return cases.filter(status=ReviewStatus.APPROVED) if approved_only else cases
 
 
 def _formatted_lines(
