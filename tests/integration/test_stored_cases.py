@@ -48,9 +48,7 @@ def test_the_cases_of_many_suites_read_together_are_each_suites_cases_in_order(
     example_root: Path, chunk_size: int, approved_only: bool
 ) -> None:
     workspace = import_workspace(example_root, "Examples").workspace
-    Case.objects.filter(suite__workspace=workspace, position=1).update(
-        status=ReviewStatus.APPROVED
-    )
+    Case.objects.filter(suite__workspace=workspace, position=1).update(status=ReviewStatus.APPROVED)
     case_filter = {"status": ReviewStatus.APPROVED} if approved_only else {}
     suites = workspace.suites.order_by("path")
 
