@@ -15,8 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from evals_app.eval_files.case_parts import split_case
-from evals_app.models import Case, Workspace
-from evals_app.models import ReviewStatus
+from evals_app.models import Case, ReviewStatus, Workspace
 from evals_app.services.case_reading import stored_cases, suites_with_cases
 from evals_app.services.case_summaries import SUMMARY_FIELDS, refresh_summaries
 from evals_app.services.documents import case_document
