@@ -81,9 +81,7 @@ def test_a_text_heavy_workspace_reads_cleanly_with_every_period_and_skips_other_
     found = discover(generated.root.resolve())
 
     assert found.errors == []
-    assert sorted(eval_file.path for eval_file in found.eval_files) == sorted(
-        generated.suite_paths
-    )
+    assert sorted(eval_file.path for eval_file in found.eval_files) == sorted(generated.suite_paths)
     assert sum(len(eval_file.contents.cases) for eval_file in found.eval_files) == 60
     skipped = dict(found.skipped)
     assert set(NON_EVAL_FILES) <= skipped.keys()
