@@ -29,8 +29,8 @@ def scalar(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
+    if isinstance(value, int | float):
+        return repr(value)
     if isinstance(value, PlainWord):
         return str(value)
     if _PLAIN.match(value) and value.lower() not in _WORDS and ": " not in value:
@@ -76,10 +76,18 @@ def _value_lines(value: Any, indent: int) -> list[str]:
     if isinstance(value, list):
         if not value:
             return ["[]"]
-        if all(isinstance(item, str) and "\n" not in item for item in value) and len(value) < 6:
+        if len(value) < 6 and all(_flow_item(item) for item in value):
             return ["[" + ", ".join(scalar(item) for item in value) + "]"]
         return ["", *sequence_lines(value, indent)]
     return [scalar(value)]
+
+
+def _flow_item(item: Any) -> bool:
+    """Whether `item` can stand in a one-line `[a, b]` list: a one-line string, quoted if it
+    holds a character that would end a plain item there."""
+    if not isinstance(item, str) or "\n" in item:
+        return False
+    return not any(c in item for c in ",[]{}") or scalar(item).startswith("'")
 
 
 def mapping_lines(mapping: dict[str, Any], indent: int) -> list[str]:

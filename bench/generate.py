@@ -1,10 +1,15 @@
-"""A seeded generator of realistic AgentV workspaces of any size.
+"""A seeded generator of realistic AgentV workspaces of any size, in two profiles.
 
-`python -m bench.generate OUT --cases 10000 [--seed 1]` writes a workspace folder: several
-suite files under `evals/`, multi-turn cases (system, user, assistant and tool turns; text and
-file blocks; guideline files, attachments, expected messages, evaluators, unknown keys),
-`.agentv/config.yaml`, and every referenced file. The first suite holds up to 1,000 cases and
-one case of exactly 50 input turns, which the page and preview measurements open.
+`python -m bench.generate OUT --cases 10000 [--seed 1] [--profile short-values|text-heavy]`
+writes a workspace folder.
+
+- `short-values` (the default): several large suite files under `evals/`, multi-turn cases
+  of many short values (system, user, assistant and tool turns; text and file blocks;
+  guideline files, attachments, expected messages, evaluators, unknown keys),
+  `.agentv/config.yaml`, and every referenced file. The first suite holds up to 1,000 cases and
+  one case of exactly 50 input turns, which the page and preview measurements open.
+- `text-heavy`: thousands of small eval files of every AgentV period with long block-scalar
+  turns, nested configs and YAML files that are not eval files (`generate_periods.py`).
 """
 
 from __future__ import annotations
@@ -12,11 +17,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .authored_yaml import Folded, mapping_lines, sequence_lines
+from .generate_periods import write_periods_workspace
 from .vocabulary import (
     AREAS,
     CODE_LANGUAGES,
@@ -31,6 +37,9 @@ LONG_CASE_ID = "long-conversation-50-turns"
 LONG_CASE_TURNS = 50
 FIRST_SUITE_CASES = 1000
 CASES_PER_SUITE = 1300
+SHORT_VALUES = "short-values"
+TEXT_HEAVY = "text-heavy"
+PROFILES = (SHORT_VALUES, TEXT_HEAVY)
 
 
 @dataclass(frozen=True)
@@ -43,12 +52,34 @@ class GeneratedWorkspace:
     yaml_bytes: int
     first_suite: str
     long_case_id: str = LONG_CASE_ID
+    profile: str = SHORT_VALUES
+    # YAML files that are not eval files, which an import skips (text-heavy only).
+    skipped_paths: tuple[str, ...] = ()
+    # The period of each eval file (text-heavy only): its path → a name from PERIODS.
+    periods: dict[str, str] = field(default_factory=dict)
 
 
-def generate_workspace(root: Path, *, cases: int, seed: int = 1) -> GeneratedWorkspace:
+def generate_workspace(
+    root: Path, *, cases: int, seed: int = 1, profile: str = SHORT_VALUES
+) -> GeneratedWorkspace:
     """Write a workspace of `cases` cases under `root` (created; must not hold a workspace)."""
     if cases < 1:
         raise ValueError("a workspace needs at least one case")
+    if profile == TEXT_HEAVY:
+        written = write_periods_workspace(root, cases, random.Random(seed))
+        eval_paths: tuple[str, ...] = written["suite_paths"]
+        return GeneratedWorkspace(
+            root,
+            cases,
+            eval_paths,
+            written["yaml_bytes"],
+            eval_paths[0],
+            profile=TEXT_HEAVY,
+            skipped_paths=written["skipped"],
+            periods=written["periods"],
+        )
+    if profile != SHORT_VALUES:
+        raise ValueError(f"unknown profile {profile!r} (one of {', '.join(PROFILES)})")
     writer = WorkspaceWriter(root, random.Random(seed))
     writer.write_files()
     sizes = suite_sizes(cases)
@@ -329,8 +360,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("out", type=Path, help="the folder to create")
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", choices=PROFILES, default=SHORT_VALUES)
     args = parser.parse_args(argv)
-    generated = generate_workspace(args.out, cases=args.cases, seed=args.seed)
+    generated = generate_workspace(args.out, cases=args.cases, seed=args.seed, profile=args.profile)
     megabytes = generated.yaml_bytes / 1e6
     print(
         f"{generated.root}: {generated.cases} cases in {len(generated.suite_paths)} suites, "

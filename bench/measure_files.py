@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import yaml
@@ -64,7 +65,10 @@ def measure_import_and_export(
 ) -> tuple[float, float, float]:
     """Import then export `workspace`, the floor around each; (floor, import, export) seconds."""
     floors = [parse_floor(workspace)]
-    progress(f"parse floor {floors[0]:.2f} s; importing {workspace.cases} cases")
+    progress(
+        f"{workspace.profile}: parse floor {floors[0]:.2f} s; importing {workspace.cases} cases "
+        f"in {len(workspace.suite_paths)} eval files"
+    )
     imported = import_workspace(workspace, name)
     floors.append(parse_floor(workspace))
     progress(f"imported in {imported:.2f} s; exporting")
@@ -73,16 +77,25 @@ def measure_import_and_export(
     return min(floors), imported, exported
 
 
-def report_files(floor: float, imported: float, exported: float, megabytes: float) -> list[Figure]:
-    """The figures of `measure_import_and_export`."""
-    return [
-        report(Figure("yaml_size", megabytes, "MB")),
-        report(Figure("parse_floor", floor, "s")),
-        report(Figure("export_time", exported, "s", at_most(round(EXPORT_RATIO * floor, 3)))),
-        report(Figure("export_vs_parse_floor", exported / floor, "x", at_most(EXPORT_RATIO))),
-        report(Figure("import_time", imported, "s", at_most(round(IMPORT_RATIO * floor, 3)))),
-        report(Figure("import_vs_parse_floor", imported / floor, "x", at_most(IMPORT_RATIO))),
+def report_files(
+    workspace: GeneratedWorkspace, floor: float, imported: float, exported: float
+) -> list[Figure]:
+    """The figures of `measure_import_and_export`, named after the workspace's profile
+    (`short_values_import_vs_parse_floor`, `text_heavy_export_time`, …)."""
+    prefix = workspace.profile.replace("-", "_") + "_"
+    export_target = at_most(round(EXPORT_RATIO * floor, 3))
+    import_target = at_most(round(IMPORT_RATIO * floor, 3))
+    figures = [
+        Figure("eval_files", len(workspace.suite_paths), "files"),
+        Figure("cases", workspace.cases, "cases"),
+        Figure("yaml_size", workspace.yaml_bytes / 1e6, "MB"),
+        Figure("parse_floor", floor, "s"),
+        Figure("export_time", exported, "s", export_target),
+        Figure("export_vs_parse_floor", exported / floor, "x", at_most(EXPORT_RATIO)),
+        Figure("import_time", imported, "s", import_target),
+        Figure("import_vs_parse_floor", imported / floor, "x", at_most(IMPORT_RATIO)),
     ]
+    return [report(replace(figure, name=prefix + figure.name)) for figure in figures]
 
 
 def measure_export_memory(

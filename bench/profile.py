@@ -1,6 +1,7 @@
 """`python -m bench.profile WHAT`: where the time of one of the benchmark's figures goes.
 
-WHAT is `import` or `export` of a generated workspace, or `suite`, `editor` or `preview`: the
+WHAT is `import` or `export` of a generated workspace (`--profile text-heavy`: the workspace
+of many eval files of every period), or `suite`, `editor` or `preview`: the
 suite page, the editor of the 50-turn case, or its preview, requested repeatedly through
 Django's whole stack. pyinstrument's tree of the run is printed on standard output. Like the
 benchmark, it works in a scratch folder with production settings, removed at the end.
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from .environment import USERNAME, join, prepare
 from .figures import progress
-from .generate import GeneratedWorkspace, generate_workspace
+from .generate import PROFILES, SHORT_VALUES, GeneratedWorkspace, generate_workspace
 from .measure_files import export_workspace, import_workspace
 from .server import form_fields
 
@@ -31,12 +32,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("what", choices=TARGETS)
     parser.add_argument("--cases", type=int, default=1_000, help="cases in the workspace")
     parser.add_argument("--requests", type=int, default=200, help="requests of a page profiled")
+    parser.add_argument(
+        "--profile", choices=PROFILES, default=SHORT_VALUES, help="the workspace's profile"
+    )
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="agentv-profile-"))
     try:
         prepare(folder)
         progress(f"generating {args.cases} cases")
-        workspace = generate_workspace(folder / "workspace", cases=args.cases, seed=1)
+        workspace = generate_workspace(
+            folder / "workspace", cases=args.cases, seed=1, profile=args.profile
+        )
         if args.what == "import":
             _profile(lambda: import_workspace(workspace, WORKSPACE))
             return

@@ -1,9 +1,10 @@
 """`python -m bench.run [--quick]`: every performance figure of issue 6, one JSON line each.
 
-Generates a seeded workspace, then measures in one run: guideline matching at its worst; the
-YAML parse floor; import and export against it; export memory for two sizes; the suite page and
-the editor; preview latency under 20 typists on gunicorn, one worker's throughput; and the
-preview in Chromium. Lines go to stdout as `{"name", "value", "unit", "target", "ok"}`;
+Generates seeded workspaces of both profiles (generate.py), then measures in one run: guideline
+matching at its worst; for each profile, the YAML parse floor and import and export against it
+(figures named `short_values_…` and `text_heavy_…`); export memory for two sizes; the suite
+page and the editor; preview latency under 20 typists on gunicorn, one worker's throughput; and
+the preview in Chromium. Lines go to stdout as `{"name", "value", "unit", "target", "ok"}`;
 progress to stderr. Exit status 1 when a figure misses its target. Everything happens in a
 scratch folder, removed at the end (`--keep`: kept).
 """
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from .environment import join, prepare
 from .figures import Figure, progress
-from .generate import generate_workspace
+from .generate import TEXT_HEAVY, generate_workspace
 from .measure_files import (
     import_workspace,
     measure_export_memory,
@@ -37,15 +38,31 @@ class Sizes:
 
     cases: int
     small_cases: int  # the second workspace of the memory measurement
+    text_heavy_cases: int  # the text-heavy workspace: about four cases an eval file
     page_requests: int
     load_seconds: float
     keystrokes: int
 
 
-FULL = Sizes(cases=10_000, small_cases=2_500, page_requests=30, load_seconds=15, keystrokes=20)
+FULL = Sizes(
+    cases=10_000,
+    small_cases=2_500,
+    text_heavy_cases=8_000,  # 2,000 eval files
+    page_requests=30,
+    load_seconds=15,
+    keystrokes=20,
+)
 # Both sizes above one export chunk (500 cases), so the memory comparison still means something.
-QUICK = Sizes(cases=1_100, small_cases=550, page_requests=10, load_seconds=3, keystrokes=5)
+QUICK = Sizes(
+    cases=1_100,
+    small_cases=550,
+    text_heavy_cases=800,
+    page_requests=10,
+    load_seconds=3,
+    keystrokes=5,
+)
 WORKSPACE = "bench"
+TEXT_HEAVY_WORKSPACE = "bench-text-heavy"
 SMALL_WORKSPACE = "bench-small"
 
 
@@ -54,6 +71,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small run for CI smoke tests")
     parser.add_argument("--cases", type=int, help="cases in the workspace (default 10,000)")
+    parser.add_argument(
+        "--text-heavy-cases",
+        type=int,
+        help="cases in the text-heavy workspace of many eval files (default 8,000)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     parser.add_argument("--no-browser", action="store_true", help="skip the Chromium figure")
@@ -66,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     sizes = QUICK if args.quick else FULL
     if args.cases:
         sizes = replace(sizes, cases=args.cases, small_cases=max(1, args.cases // 4))
+    if args.text_heavy_cases:
+        sizes = replace(sizes, text_heavy_cases=args.text_heavy_cases)
     folder = Path(tempfile.mkdtemp(prefix="agentv-bench-"))
     progress(f"working in {folder}")
     try:
@@ -87,8 +111,12 @@ def _run(folder: Path, sizes: Sizes, seed: int, settings: str, *, browser: bool)
     progress(f"generating {sizes.cases} cases")
     workspace = generate_workspace(folder / "workspace", cases=sizes.cases, seed=seed)
     small = generate_workspace(folder / "small", cases=sizes.small_cases, seed=seed + 1)
-    floor, imported, exported = measure_import_and_export(workspace, WORKSPACE, folder / "out")
-    figures += report_files(floor, imported, exported, workspace.yaml_bytes / 1e6)
+    text_heavy = generate_workspace(
+        folder / "text-heavy", cases=sizes.text_heavy_cases, seed=seed, profile=TEXT_HEAVY
+    )
+    for generated, name in ((workspace, WORKSPACE), (text_heavy, TEXT_HEAVY_WORKSPACE)):
+        measured = measure_import_and_export(generated, name, folder / "out" / name)
+        figures += report_files(generated, *measured)
     join(WORKSPACE)
     import_workspace(small, SMALL_WORKSPACE)
     figures += measure_export_memory(

@@ -18,20 +18,27 @@ from ..eval_files.configs import Config, patterns_for, read_config
 from ..eval_files.dialects import default_profile
 from ..eval_files.discovery import Discovery, FoundEvalFile, discover
 from ..eval_files.errors import EvalFileError
+from ..eval_files.json_text import encode_json
 from ..formatting.engine import format_case
 from ..formatting.profile_2026 import format_tests_2026
 from ..formatting.workspace_files import DirectoryFiles, FileSource, resolve_file
 from ..models import Case, Suite, Workspace, WorkspaceFile
-from .case_summaries import (
-    Summary,
-    mark_workspace_stale,
-    set_summary,
-    summary_of,
-    summary_of_tests,
-)
-from .documents import case_row, suite_row
+from .case_summaries import Summary, mark_workspace_stale, summary_of, summary_of_tests
+from .documents import suite_row
+from .row_inserts import insert_rows
 
-CASE_BATCH = 2000  # cases per INSERT where the database allows (SQLite: fewer, see bulk_create)
+SUITE_BATCH = 500  # suites per INSERT
+PATH_BATCH = 500  # paths per query deleting the suites an import replaces
+CASE_COLUMNS = ("suite", "position", "case_id", "document")
+# The columns of a case's stored summary, in the order of _summary_columns.
+SUMMARY_COLUMNS = (
+    "summary_current",
+    "input_turns",
+    "role_markers",
+    "marker_reason",
+    "format_warnings",
+    "format_problem",
+)
 
 
 class ImportFailed(Exception):
@@ -87,10 +94,12 @@ def import_workspace(
             summary.workspace.name, root.as_posix() if record_checkout_folder else None
         )
         summary.files = _store_files(summary.workspace, stored)
-        for eval_file, summaries in zip(found.eval_files, case_summaries, strict=True):
-            summary.cases += _store_suite(
-                summary.workspace, eval_file, summaries if exact and not existed else None
-            )
+        summary.cases = _store_suites(
+            summary.workspace,
+            found.eval_files,
+            case_summaries if exact and not existed else None,
+            replace=existed,
+        )
         summary.suites = len(found.eval_files)
         if existed:  # its other suites may format differently with the new files and configs
             mark_workspace_stale(summary.workspace)
@@ -233,24 +242,54 @@ def _store_files(workspace: Workspace, texts: dict[str, str]) -> int:
     return len(texts)
 
 
-def _store_suite(
-    workspace: Workspace, eval_file: FoundEvalFile, summaries: list[Summary] | None
+def _store_suites(
+    workspace: Workspace,
+    eval_files: list[FoundEvalFile],
+    summaries: list[list[Summary]] | None,
+    *,
+    replace: bool,
 ) -> int:
-    """Replace the suite at this path with the file's cases; returns the number of cases.
+    """Replace the suites at these paths with the files' cases; returns the number of cases.
 
-    With `summaries`, the cases' summaries are stored too (else the suite page computes them).
+    With `summaries` (one list per file), the cases' summaries are stored too (else the suite
+    page computes them). Suites go in with one INSERT and cases with one `executemany`: a
+    repository holds thousands of small eval files, and a query or a model instance per file
+    or case would cost more than reading them.
     """
-    Suite.objects.filter(workspace=workspace, path=eval_file.path).delete()
-    contents = eval_file.contents
-    suite = suite_row(contents, eval_file.path, eval_file.referenced_by or "")
-    suite.workspace = workspace
-    suite.save()
-    rows = []
-    for position, (document, parts) in enumerate(zip(contents.cases, contents.parts, strict=True)):
-        case = case_row(document, position, parts)
-        case.suite = suite
-        if summaries is not None:
-            set_summary(case, summaries[position])
-        rows.append(case)
-    Case.objects.bulk_create(rows, batch_size=CASE_BATCH)
+    if replace:
+        paths = [eval_file.path for eval_file in eval_files]
+        for start in range(0, len(paths), PATH_BATCH):
+            batch = paths[start : start + PATH_BATCH]
+            Suite.objects.filter(workspace=workspace, path__in=batch).delete()
+    suites = []
+    for eval_file in eval_files:
+        suite = suite_row(eval_file.contents, eval_file.path, eval_file.referenced_by or "")
+        suite.workspace = workspace
+        suites.append(suite)
+    Suite.objects.bulk_create(suites, batch_size=SUITE_BATCH)
+    rows: list[tuple[object, ...]] = []
+    for index, (suite, eval_file) in enumerate(zip(suites, eval_files, strict=True)):
+        contents = eval_file.contents
+        file_summaries = summaries[index] if summaries is not None else None
+        for position, (document, parts) in enumerate(
+            zip(contents.cases, contents.parts, strict=True)
+        ):
+            row: tuple[object, ...] = (suite.pk, position, parts.case_id, encode_json(document))
+            if file_summaries is not None:
+                row += _summary_columns(file_summaries[position])
+            rows.append(row)
+    names = CASE_COLUMNS + (SUMMARY_COLUMNS if summaries is not None else ())
+    insert_rows(Case, names, rows)
     return len(rows)
+
+
+def _summary_columns(summary: Summary) -> tuple[object, ...]:
+    """The values of SUMMARY_COLUMNS for a case whose summary is `summary` (as set_summary)."""
+    return (
+        True,
+        summary.input_turns,
+        summary.role_markers,
+        summary.reason,
+        encode_json(list(summary.warnings)),
+        summary.problem,
+    )

@@ -203,3 +203,16 @@ def test_exported_files_are_readable_by_others(example: None, tmp_path: Path) ->
 
     mode = (tmp_path / "example-workspace" / "formatted.jsonl").stat().st_mode & 0o777
     assert mode & 0o044 == 0o044
+
+
+def test_a_file_that_cannot_replace_its_target_fails_the_export_and_leaves_no_temporary_file(
+    example: None, tmp_path: Path
+) -> None:
+    folder = tmp_path / "example-workspace"
+    (folder / "evals/coding/review.yaml/in-the-way").mkdir(parents=True)
+
+    with pytest.raises(OSError):
+        call_command("export_evals", "--out", str(tmp_path))
+
+    assert (folder / "evals/coding/review.yaml").is_dir()
+    assert not list(folder.rglob("*.tmp"))

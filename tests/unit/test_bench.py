@@ -13,11 +13,21 @@ from bench.figures import Figure, at_least, at_most, percentile
 from bench.generate import (
     LONG_CASE_ID,
     LONG_CASE_TURNS,
+    TEXT_HEAVY,
     WorkspaceWriter,
     generate_workspace,
     suite_sizes,
 )
+from bench.generate_periods import (
+    NON_EVAL_FILES,
+    PERIODS,
+    PeriodCases,
+    PeriodsWriter,
+    eval_file_text,
+)
 from bench.measure_patterns import measure_patterns
+from evals_app.eval_files.dialects import cases_key_of
+from evals_app.eval_files.discovery import discover
 from evals_app.eval_files.reading import read_eval_document
 from evals_app.eval_files.yaml_loader import load_yaml
 
@@ -46,6 +56,56 @@ def test_a_generated_workspace_has_the_long_case_and_its_files(tmp_path: Path) -
     assert generated.yaml_bytes == sum(
         (generated.root / path).stat().st_size for path in generated.suite_paths
     )
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("period", [name for name, _ in PERIODS])
+def test_a_text_heavy_file_of_each_period_reads_back_as_the_data_it_was_written_from(
+    seed: int, period: str, tmp_path: Path
+) -> None:
+    words = PeriodsWriter(tmp_path, random.Random(seed))
+    cases = PeriodCases(words, ["prompts/a.instructions.md", "src/b.py"], "../")
+
+    data, text = eval_file_text(cases, period, "some-file", 6)
+
+    loaded = load_yaml(text).data
+    assert loaded == data
+    assert len(read_eval_document(loaded, text).cases) == 6
+
+
+def test_a_text_heavy_workspace_reads_cleanly_with_every_period_and_skips_other_yaml(
+    tmp_path: Path,
+) -> None:
+    generated = generate_workspace(tmp_path / "ws", cases=60, seed=4, profile=TEXT_HEAVY)
+
+    found = discover(generated.root.resolve())
+
+    assert found.errors == []
+    assert sorted(eval_file.path for eval_file in found.eval_files) == sorted(generated.suite_paths)
+    assert sum(len(eval_file.contents.cases) for eval_file in found.eval_files) == 60
+    skipped = dict(found.skipped)
+    assert set(NON_EVAL_FILES) <= skipped.keys()
+    assert "duplicate key" in skipped[".github/workflows/release.yml"]
+    assert set(generated.periods.values()) == {name for name, _ in PERIODS}
+    assert {cases_key_of(eval_file.contents.header) for eval_file in found.eval_files} == {
+        "evalcases",
+        "eval_cases",
+        "cases",
+        "tests",
+    }
+    assert ".agentv/config.yaml" in found.configs
+    assert any(path.startswith("projects/") for path in found.configs)
+
+
+def test_a_text_heavy_workspace_has_long_turns(tmp_path: Path) -> None:
+    generated = generate_workspace(tmp_path / "ws", cases=400, seed=2, profile=TEXT_HEAVY)
+
+    texts = [(generated.root / path).read_text() for path in generated.suite_paths]
+
+    assert generated.yaml_bytes / generated.cases > 3000  # bytes per case
+    assert any("```" in text for text in texts)
+    assert any("score_ranges:\n" in text and "  0: " in text for text in texts)
+    assert any("tool_calls:" in text for text in texts)
 
 
 @pytest.mark.parametrize(
