@@ -19,8 +19,10 @@ from ..eval_files.errors import EvalFileError
 from ..formatting.engine import format_case
 from ..formatting.workspace_files import DirectoryFiles, FileSource, resolve_file
 from ..models import Case, Suite, Workspace, WorkspaceFile
-from .case_summaries import Summary, mark_workspace_stale, set_summary, summary_of
+from . import git_repository
+from .case_summaries import Summary, set_summary, summary_of
 from .documents import case_row, suite_row
+from .syncing import Incoming, SyncReport, sync_workspace_files
 
 CASE_BATCH = 2000  # cases per INSERT where the database allows (SQLite: fewer, see bulk_create)
 
@@ -43,13 +45,17 @@ class ImportSummary:
     files: int = 0
     warnings: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    sync: SyncReport | None = None  # how the files met an existing workspace
 
 
-def import_workspace(path: Path, name: str | None = None) -> ImportSummary:
+def import_workspace(
+    path: Path, name: str | None = None, *, dry_run: bool = False
+) -> ImportSummary:
     """Import the workspace folder `path`, or the single eval file `path` with its folder as root.
 
-    Suites at the same paths as imported ones are replaced; other suites are kept.
-    Raises ImportFailed, having written nothing, when any eval file is refused.
+    Into an existing workspace the files come in by the three-way rule (docs/sync.md), which
+    `dry_run` reports without writing; a folder inside a git work tree links the workspace to
+    its repository. Raises ImportFailed, having written nothing, when any eval file is refused.
     """
     if not path.exists():
         raise ImportFailed([EvalFileError("no such file or folder", file=str(path))])
@@ -66,18 +72,46 @@ def import_workspace(path: Path, name: str | None = None) -> ImportSummary:
     # These formattings read the folder; they are what the suite page shows for the stored
     # files only if every file they read is stored and nothing else can be found there.
     exact = not files.undecodable and files.found_paths() <= stored.keys()
+    location = git_repository.locate(root)
+    summary.suites = len(found.eval_files)
+    summary.cases = sum(len(eval_file.contents.cases) for eval_file in found.eval_files)
+    summary.files = len(stored)
     with transaction.atomic():
-        existed = Workspace.objects.filter(name=summary.workspace.name).exists()
-        summary.workspace = _upsert_workspace(summary.workspace.name)
-        summary.files = _store_files(summary.workspace, stored)
-        for eval_file, summaries in zip(found.eval_files, case_summaries, strict=True):
-            summary.cases += _store_suite(
-                summary.workspace, eval_file, summaries if exact and not existed else None
-            )
-        summary.suites = len(found.eval_files)
-        if existed:  # its other suites may format differently with the new files and configs
-            mark_workspace_stale(summary.workspace)
+        existing = Workspace.objects.filter(name=summary.workspace.name).first()
+        if existing is not None:
+            summary.workspace = existing
+            incoming = Incoming(found.eval_files, stored, complete=not path.is_file())
+            summary.sync = sync_workspace_files(existing, incoming, "the files", dry_run=dry_run)
+        elif dry_run:
+            return summary
+        else:
+            summary.workspace = _upsert_workspace(summary.workspace.name)
+            _store_files(summary.workspace, stored)
+            for eval_file, summaries in zip(found.eval_files, case_summaries, strict=True):
+                _store_suite(summary.workspace, eval_file, summaries if exact else None)
+        if location is not None and not dry_run:
+            _link(summary.workspace, location)
     return summary
+
+
+def _link(workspace: Workspace, location: git_repository.WorkTreeLocation) -> None:
+    """Record the repository the folder is in, and its checked-out commit as the base."""
+    workspace.repository_path = str(location.top)
+    workspace.repository_folder = location.folder
+    workspace.repository_branch = location.branch
+    try:
+        workspace.base_commit = git_repository.resolve_commit(location.top, "HEAD")
+    except git_repository.GitError:  # a repository without a commit yet
+        workspace.base_commit = ""
+    workspace.save(
+        update_fields=[
+            "repository_path",
+            "repository_folder",
+            "repository_branch",
+            "base_commit",
+            "updated_at",
+        ]
+    )
 
 
 def _configs(found: Discovery, summary: ImportSummary) -> tuple[dict[str, Config], dict[str, str]]:
@@ -157,10 +191,13 @@ def _unique_slug(name: str) -> str:
 
 def _store_files(workspace: Workspace, texts: dict[str, str]) -> int:
     WorkspaceFile.objects.bulk_create(
-        [WorkspaceFile(workspace=workspace, path=path, text=text) for path, text in texts.items()],
+        [
+            WorkspaceFile(workspace=workspace, path=path, text=text, base_text=text)
+            for path, text in texts.items()
+        ],
         update_conflicts=True,
         unique_fields=["workspace", "path"],
-        update_fields=["text"],
+        update_fields=["text", "base_text"],
     )
     return len(texts)
 
@@ -168,19 +205,21 @@ def _store_files(workspace: Workspace, texts: dict[str, str]) -> int:
 def _store_suite(
     workspace: Workspace, eval_file: FoundEvalFile, summaries: list[Summary] | None
 ) -> int:
-    """Replace the suite at this path with the file's cases; returns the number of cases.
+    """Store the suite of a new workspace with the file's cases; returns the number of cases.
 
     With `summaries`, the cases' summaries are stored too (else the suite page computes them).
+    Each case's base is its document as read (docs/sync.md).
     """
-    Suite.objects.filter(workspace=workspace, path=eval_file.path).delete()
     contents = eval_file.contents
     suite = suite_row(contents, eval_file.path, eval_file.referenced_by or "")
     suite.workspace = workspace
+    suite.base_document = contents.header
     suite.save()
     rows = []
     for position, (document, parts) in enumerate(zip(contents.cases, contents.parts, strict=True)):
         case = case_row(document, position, parts)
         case.suite = suite
+        case.base_document = document
         if summaries is not None:
             set_summary(case, summaries[position])
         rows.append(case)
