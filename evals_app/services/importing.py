@@ -18,7 +18,7 @@ from ..eval_files.discovery import Discovery, FoundEvalFile, discover
 from ..eval_files.errors import EvalFileError
 from ..formatting.engine import format_case
 from ..formatting.workspace_files import DirectoryFiles, FileSource, resolve_file
-from ..models import Case, Suite, Workspace, WorkspaceFile
+from ..models import Case, Workspace, WorkspaceFile
 from . import git_repository
 from .case_summaries import Summary, set_summary, summary_of
 from .documents import case_row, suite_row
