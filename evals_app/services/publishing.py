@@ -127,9 +127,9 @@ class _Published:
                 "pk", "case_id", "document", "base_document", "status"
             )
         )
-        if self.approved_only and suite.base_document is None:
-            if not any(status == ReviewStatus.APPROVED for *_, status in rows):
-                return None  # a suite made in the app, with nothing approved yet
+        approved = any(status == ReviewStatus.APPROVED for *_, status in rows)
+        if self.approved_only and suite.base_document is None and not approved:
+            return None  # a suite made in the app, with nothing approved yet
         self.suites.append(suite.pk)
         return self._chosen(suite, rows)
 
