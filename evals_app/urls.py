@@ -11,6 +11,7 @@ from .views import (
     exports,
     history,
     members,
+    repository,
     review,
     suite_settings,
     suites,
@@ -88,4 +89,16 @@ urlpatterns += [
     path(f"{CASE}history/", history.case_history, name="case_history"),
     path(f"{CASE}compare/", history.case_compare, name="case_compare"),
     path(f"{CASE}history/<id:number>/restore/", history.case_restore, name="case_restore"),
+]
+
+# The linked git repository: check, apply, publish; conflicts resolved from the editor.
+urlpatterns += [
+    path("w/<slug:slug>/repository/check/", repository.repository_check, name="repository_check"),
+    path("w/<slug:slug>/repository/sync/", repository.repository_sync, name="repository_sync"),
+    path(
+        "w/<slug:slug>/repository/publish/",
+        repository.repository_publish,
+        name="repository_publish",
+    ),
+    path(f"{CASE}resolve/", repository.case_resolve, name="case_resolve"),
 ]
