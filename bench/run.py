@@ -28,6 +28,7 @@ from .measure_files import (
 )
 from .measure_pages import measure_pages
 from .measure_patterns import measure_patterns
+from .measure_sync import measure_sync
 from .measure_web import measure_web
 
 
@@ -89,6 +90,7 @@ def _run(folder: Path, sizes: Sizes, seed: int, settings: str, *, browser: bool)
     small = generate_workspace(folder / "small", cases=sizes.small_cases, seed=seed + 1)
     floor, imported, exported = measure_import_and_export(workspace, WORKSPACE, folder / "out")
     figures += report_files(floor, imported, exported, workspace.yaml_bytes / 1e6)
+    figures += measure_sync(workspace, WORKSPACE)
     join(WORKSPACE)
     import_workspace(small, SMALL_WORKSPACE)
     figures += measure_export_memory(
