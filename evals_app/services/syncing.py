@@ -243,13 +243,15 @@ class _Writer:
                 stale.discard(pk)
         for pk in stale:
             self._set(pk, theirs_document=None)
+        goes = eval_file is None and not kept_here and suite.document == suite.base_document
+        if goes:
+            self.report.suites_removed.append(suite.path)
         if self.dry_run:
             return
         self._remove(suite, removed)
         order = _order([case_id for _, case_id, *_ in rows], list(theirs), kept_here)
         self._place(suite, order, {case_id: pk for pk, case_id, *_ in rows}, theirs)
-        if eval_file is None and not kept_here and suite.document == suite.base_document:
-            self.report.suites_removed.append(suite.path)
+        if goes:
             suite.delete()
             record_activity(
                 self.workspace,
