@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from ..eval_files.case_parts import CaseParts
+from ..eval_files.dialects import ID_KEYS
 from ..eval_files.discovery import FoundEvalFile
 from ..models import ActivityRecord, Case, Suite, Workspace, WorkspaceFile
 from .activity import record_activity
@@ -32,6 +33,7 @@ ADDED = "added"
 REMOVED = "removed"
 OUTCOME_KINDS = (UPDATED, BASE_MOVED, CONFLICT, ADDED, REMOVED, UNCHANGED)
 REMOVED_THEIRS: dict[Any, Any] = {}  # `theirs_document` of a case the repository removed
+Token = tuple[int | None, str]  # a case in the order of a suite (see _order)
 
 
 @dataclass(frozen=True)
@@ -196,49 +198,55 @@ class _Writer:
         if eval_file is not None:
             self._header(suite, eval_file)
         theirs = _their_cases(eval_file)
-        rows = list(
-            suite.cases.select_for_update()
+        # Each stored case is matched by the id its base has (the id it had in the files),
+        # so that a case renamed in the app is still the same case.
+        rows = [
+            (pk, case_id, _matching_id(case_id, base), document, base, theirs_before)
+            for pk, case_id, document, base, theirs_before in suite.cases.select_for_update()
             .order_by("position")
             .values_list("pk", "case_id", "document", "base_document", "theirs_document")
-        )
-        mine = {case_id: (pk, document, base) for pk, case_id, document, base, _ in rows}
+        ]
+        mine: dict[str, tuple[int, str, Any, Any]] = {}
+        for pk, case_id, key, document, base, _ in rows:
+            mine.setdefault(key, (pk, case_id, document, base))
         # A conflict left by an earlier sync that this one no longer finds is cleared.
-        stale = {pk for pk, _, _, _, theirs_before in rows if theirs_before is not None}
+        stale = {row[0] for row in rows if row[5] is not None}
         path = suite.path
-        kept_here: set[str] = set()
-        removed: list[tuple[int, str]] = []
-        for case_id, (document, parts) in theirs.items():
-            found = mine.get(case_id)
+        matched: set[int] = set()
+        for key, (document, parts) in theirs.items():
+            found = mine.get(key)
             if found is None:
-                self.report.add(CaseOutcome(ADDED, path, case_id, theirs=document))
+                self.report.add(CaseOutcome(ADDED, path, key, theirs=document))
                 continue
-            pk, app, base = found
-            if document == base:
+            pk, case_id, app, base = found
+            matched.add(pk)
+            if document == base:  # a conflict left here is cleared (stale)
                 self.report.add(CaseOutcome(UNCHANGED, path, case_id))
-            elif app == base:
+                continue
+            stale.discard(pk)  # each outcome below sets the repository's version itself
+            if app == base:
                 self.report.add(CaseOutcome(UPDATED, path, case_id, app, document))
                 self._take(pk, document, parts)
-                stale.discard(pk)
             elif app == document:
                 self.report.add(CaseOutcome(BASE_MOVED, path, case_id, app, document))
                 self._set(pk, base_document=document, theirs_document=None)
-                stale.discard(pk)
             else:
                 self.report.add(CaseOutcome(CONFLICT, path, case_id, app, document))
                 self._set(pk, theirs_document=document)
-                stale.discard(pk)
-        for pk, case_id, app, base, _ in rows:
-            if case_id in theirs:
+        kept_here: set[int] = set()
+        removed: list[tuple[int, str]] = []
+        for pk, case_id, _, app, base, _ in rows:
+            if pk in matched:
                 continue
             if base is None:  # made in the app: the files never had it
-                kept_here.add(case_id)
+                kept_here.add(pk)
             elif app == base:
                 self.report.add(CaseOutcome(REMOVED, path, case_id, app, None))
                 removed.append((pk, case_id))
                 stale.discard(pk)
             else:
                 self.report.add(CaseOutcome(CONFLICT, path, case_id, app, None))
-                kept_here.add(case_id)
+                kept_here.add(pk)
                 self._set(pk, theirs_document=REMOVED_THEIRS)
                 stale.discard(pk)
         for pk in stale:
@@ -249,8 +257,12 @@ class _Writer:
         if self.dry_run:
             return
         self._remove(suite, removed)
-        order = _order([case_id for _, case_id, *_ in rows], list(theirs), kept_here)
-        self._place(suite, order, {case_id: pk for pk, case_id, *_ in rows}, theirs)
+        files_order: list[Token] = [
+            (mine[key][0], mine[key][1]) if key in mine else (None, key) for key in theirs
+        ]
+        app_order: list[Token] = [(pk, case_id) for pk, case_id, *_ in rows]
+        order = _order(app_order, files_order, kept_here)
+        self._place(suite, order, theirs)
         if goes:
             suite.delete()
             record_activity(
@@ -311,29 +323,38 @@ class _Writer:
     def _place(
         self,
         suite: Suite,
-        order: list[str],
-        pks: dict[str, int],
+        order: list[Token],
         theirs: dict[str, tuple[dict[Any, Any], CaseParts]],
     ) -> None:
         """Give every kept case its place in `order` and create the new cases there."""
         positions = dict(suite.cases.values_list("pk", "position"))  # after the removals
         moving = {
-            pks[case_id]: index
-            for index, case_id in enumerate(order)
-            if case_id in pks and positions.get(pks[case_id]) != index
+            pk: index
+            for index, (pk, _) in enumerate(order)
+            if pk is not None and positions.get(pk) != index
         }
         # Two steps, so that no two rows ever share a position (services/positions.py).
         for offset in (FAR, 0):
             rows = [Case(pk=pk, position=offset + index) for pk, index in moving.items()]
             Case.objects.bulk_update(rows, ["position"], batch_size=500)
         new_rows = []
-        for index, case_id in enumerate(order):
-            if case_id not in pks:
+        for index, (pk, case_id) in enumerate(order):
+            if pk is None:
                 document, parts = theirs[case_id]
                 row = case_row(document, index, parts)
                 row.suite, row.base_document = suite, document
                 new_rows.append(row)
         Case.objects.bulk_create(new_rows, batch_size=1000)
+
+
+def _matching_id(case_id: str, base: dict[Any, Any] | None) -> str:
+    """The id a stored case is matched by: its base's, else its own (a case made here)."""
+    if base:
+        for key in ID_KEYS:
+            value = base.get(key)
+            if isinstance(value, str):
+                return value
+    return case_id
 
 
 def _their_cases(eval_file: FoundEvalFile | None) -> dict[str, tuple[dict[Any, Any], CaseParts]]:
@@ -346,16 +367,26 @@ def _their_cases(eval_file: FoundEvalFile | None) -> dict[str, tuple[dict[Any, A
     }
 
 
-def _order(app_order: list[str], files_order: list[str], kept_here: set[str]) -> list[str]:
-    """The files' order, with each case only the app keeps placed after its predecessor."""
-    order = list(files_order)
-    placed = set(order)
-    predecessor: str | None = None
-    for case_id in app_order:
-        if case_id in kept_here:
-            index = order.index(predecessor) + 1 if predecessor is not None else 0
-            order.insert(index, case_id)
-            placed.add(case_id)
-        if case_id in placed:
-            predecessor = case_id
+def _order(app_order: list[Token], files_order: list[Token], kept_here: set[int]) -> list[Token]:
+    """The files' order, with each case only the app keeps placed after its predecessor.
+
+    A token is (primary key, id) of a stored case, or (None, id) of a case the files add.
+    """
+    in_files = set(files_order)
+    # Each case the app keeps follows the case before it in the app (None: the first).
+    follower: dict[Token | None, Token] = {}
+    predecessor: Token | None = None
+    for token in app_order:
+        if token[0] in kept_here:
+            follower[predecessor] = token
+            predecessor = token
+        elif token in in_files:
+            predecessor = token
+    order: list[Token] = []
+    for anchor in [None, *files_order]:
+        if anchor is not None:
+            order.append(anchor)
+        while anchor in follower:  # a run of cases only the app has
+            anchor = follower[anchor]
+            order.append(anchor)
     return order

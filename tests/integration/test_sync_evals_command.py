@@ -255,3 +255,35 @@ def test_a_workspace_without_a_repository_is_refused() -> None:
 def test_an_unknown_ref_is_refused(workspace: Workspace) -> None:
     with pytest.raises(CommandError, match="no commit named 'nowhere'"):
         sync("--ref", "nowhere")
+
+
+def test_a_case_renamed_in_the_app_is_still_the_same_case(
+    repo: Repository, workspace: Workspace
+) -> None:
+    case = stored(workspace, "two")
+    save_case(case, {**case.document, "id": "deux"}, case.version)
+
+    assert counts(sync())["unchanged"] == 3
+
+    repo.commit({PATH: suite_yaml(("one", "First?"), ("two", "Theirs?"), ("three", "Third?"))})
+    lines = sync()
+
+    assert f"conflict: {PATH} deux" in lines
+    assert counts(lines)["added"] == 0
+    order = Case.objects.filter(suite__workspace=workspace).order_by("position")
+    assert [case.case_id for case in order] == ["one", "deux", "three"]
+
+
+def test_a_long_run_of_cases_only_the_app_has_keeps_its_place(
+    repo: Repository, workspace: Workspace
+) -> None:
+    suite = workspace.suites.get()
+    for number in range(1500):  # deeper than Python's recursion limit
+        factories.case(suite, f"mine-{number}")
+    repo.commit({PATH: suite_yaml(("three", "Third?"), ("one", "First?"), ("two", "Second?"))})
+
+    sync()
+
+    # They followed "three" in the app, and follow it still.
+    order = Case.objects.filter(suite=suite).order_by("position").values_list("case_id", flat=True)
+    assert list(order) == ["three", *(f"mine-{n}" for n in range(1500)), "one", "two"]
