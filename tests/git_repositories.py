@@ -71,4 +71,4 @@ def suite_yaml(*cases: tuple[str, str]) -> str:
 
 def linked_workspace(repo: Repository, name: str = "team") -> Workspace:
     """The workspace imported from the repository's work tree (linked to it)."""
-    return import_workspace(repo.path, name).workspace
+    return import_workspace(repo.path, name, link=True).workspace

@@ -49,13 +49,14 @@ class ImportSummary:
 
 
 def import_workspace(
-    path: Path, name: str | None = None, *, dry_run: bool = False
+    path: Path, name: str | None = None, *, dry_run: bool = False, link: bool = False
 ) -> ImportSummary:
     """Import the workspace folder `path`, or the single eval file `path` with its folder as root.
 
     Into an existing workspace the files come in by the three-way rule (docs/sync.md), which
-    `dry_run` reports without writing; a folder inside a git work tree links the workspace to
-    its repository. Raises ImportFailed, having written nothing, when any eval file is refused.
+    `dry_run` reports without writing. With `link` (`import_evals` sets it; a .zip upload does
+    not), a folder inside a git work tree links the workspace to its repository. Raises
+    ImportFailed, having written nothing, when any eval file is refused.
     """
     if not path.exists():
         raise ImportFailed([EvalFileError("no such file or folder", file=str(path))])
@@ -72,7 +73,7 @@ def import_workspace(
     # These formattings read the folder; they are what the suite page shows for the stored
     # files only if every file they read is stored and nothing else can be found there.
     exact = not files.undecodable and files.found_paths() <= stored.keys()
-    location = git_repository.locate(root)
+    location = git_repository.locate(root) if link else None
     summary.suites = len(found.eval_files)
     summary.cases = sum(len(eval_file.contents.cases) for eval_file in found.eval_files)
     summary.files = len(stored)

@@ -13,6 +13,7 @@ from django.core.management import CommandError, call_command
 from evals_app.eval_files.reading import read_eval_file
 from evals_app.models import ActivityRecord, Case, ReviewStatus, Workspace
 from evals_app.services.case_editing import save_case
+from evals_app.services.importing import import_workspace
 from tests import factories
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
 
@@ -287,3 +288,12 @@ def test_a_long_run_of_cases_only_the_app_has_keeps_its_place(
     # They followed "three" in the app, and follow it still.
     order = Case.objects.filter(suite=suite).order_by("position").values_list("case_id", flat=True)
     assert list(order) == ["three", *(f"mine-{n}" for n in range(1500)), "one", "two"]
+
+
+def test_only_the_import_command_links_a_workspace(repo: Repository) -> None:
+    # A .zip upload or `local_setup` imports a folder that merely happens to sit in a work tree.
+    assert not import_workspace(repo.path, "uploaded").workspace.linked
+
+    call_command("import_evals", str(repo.path), "--workspace", "linked", stdout=StringIO())
+
+    assert Workspace.objects.get(name="linked").linked

@@ -32,7 +32,7 @@ class Command(BaseCommand):
         self, *args: Any, path: Path, workspace: str | None, dry_run: bool, **options: Any
     ) -> None:
         try:
-            summary = import_workspace(path, workspace, dry_run=dry_run)
+            summary = import_workspace(path, workspace, dry_run=dry_run, link=True)
         except ImportFailed as failure:
             for error in failure.errors:
                 self.stderr.write(f"error: {error}")
