@@ -19,11 +19,11 @@ FILE_MODE = "100644"
 FALLBACK_IDENTITY = ("agentv-web", "agentv-web@localhost")
 # Variables that would point git at another repository, index or work tree than the one named.
 _LOCATION_VARIABLES = {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"}
-_ENVIRONMENT = {
-    **{key: value for key, value in os.environ.items() if key not in _LOCATION_VARIABLES},
-    "GIT_TERMINAL_PROMPT": "0",
-    "LC_ALL": "C",
-}
+
+
+def _environment(extra: dict[str, str] | None) -> dict[str, str]:
+    inherited = {k: v for k, v in os.environ.items() if k not in _LOCATION_VARIABLES}
+    return {**inherited, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", **(extra or {})}
 
 
 class GitError(Exception):
@@ -58,13 +58,16 @@ def _git(
     check: bool = True,
     environment: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
-    result = subprocess.run(
-        [GIT, "-C", str(repository), *arguments],
-        input=input_bytes,
-        capture_output=True,
-        env={**_ENVIRONMENT, **(environment or {})},
-        check=False,
-    )
+    try:
+        result = subprocess.run(
+            [GIT, "-C", str(repository), *arguments],
+            input=input_bytes,
+            capture_output=True,
+            env=_environment(environment),
+            check=False,
+        )
+    except OSError as error:  # no git installed (make installs Debian's), or not runnable
+        raise GitError(f"git cannot be run: {error.strerror}") from None
     if check and result.returncode != 0:
         message = result.stderr.decode("utf-8", "replace").strip() or "failed"
         raise GitError(f"git {arguments[0]}: {message}")
@@ -75,7 +78,7 @@ def locate(folder: Path) -> WorkTreeLocation | None:
     """The work tree `folder` is in, or None when it is in none (or git is not installed)."""
     try:
         result = _git(folder, "rev-parse", "--show-toplevel", "--show-prefix", check=False)
-    except OSError:
+    except GitError:
         return None
     if result.returncode != 0:
         return None
@@ -158,11 +161,6 @@ def read_blobs(repository: Path, object_ids: Iterable[str]) -> dict[str, bytes]:
     return contents
 
 
-def show_file(repository: Path, commit: str, path: str) -> bytes:
-    """The contents of the file at `path` (from the top of the repository) in `commit`."""
-    return _git(repository, "show", f"{commit}:{path}").stdout
-
-
 def write_blob(repository: Path, content: bytes) -> str:
     """Store `content` as a blob in the repository's objects; returns its id."""
     return (
@@ -178,6 +176,7 @@ def tree_of(repository: Path, commit: str) -> str:
 
 
 def resolve_tree(repository: Path, name: str) -> str:
+    """The id of the tree `name` (e.g. `COMMIT^{tree}`) names."""
     return _git(repository, "rev-parse", "--verify", name).stdout.decode("ascii").strip()
 
 

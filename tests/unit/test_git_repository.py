@@ -84,3 +84,13 @@ def test_refs_that_look_like_options_are_refused(repo: Repository) -> None:
         git_repository.resolve_commit(repo.path, "--all")
     with pytest.raises(git_repository.GitError):
         git_repository.check_branch_name(repo.path, "-d")
+
+
+def test_a_missing_git_is_an_error_with_a_message(
+    repo: Repository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(git_repository, "GIT", str(repo.path / "no-such-git"))
+
+    with pytest.raises(git_repository.GitError, match="git cannot be run"):
+        git_repository.resolve_commit(repo.path, "HEAD")
+    assert git_repository.locate(repo.path) is None
