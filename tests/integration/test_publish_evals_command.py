@@ -164,3 +164,20 @@ def test_an_invalid_branch_name_is_refused(workspace: Workspace) -> None:
     edit("two", "Second, better?")
     with pytest.raises(CommandError, match="not a valid branch name"):
         publish("--branch", "bad..name")
+
+
+def test_a_workspace_in_a_folder_of_the_repository_publishes_into_that_folder(
+    tmp_path: Path,
+) -> None:
+    repo = repository(tmp_path / "mono")
+    repo.commit({f"agent/{PATH}": ORIGINAL, "service/main.py": "pass\n"})
+    linked_workspace(Repository(repo.path / "agent"))
+    edit("two", "Second, better?")
+
+    commit = publish("--branch", "review")
+
+    assert "Second, better?" in repo.show(commit, f"agent/{PATH}")
+    assert repo.git("ls-tree", "-r", "--name-only", commit).split() == [
+        f"agent/{PATH}",
+        "service/main.py",
+    ]
