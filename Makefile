@@ -8,25 +8,25 @@ POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/.venv
 
-.PHONY: run test test-postgres bench bench-quick setup lint typecheck pytest chromium postgres clean
+.PHONY: run test test-postgres bench bench-quick setup lint typecheck pytest chromium git postgres clean
 
 run: setup ## Set up, load the example workspace, print the login, serve on 127.0.0.1:8000
 	$(MANAGE) migrate --noinput
 	$(MANAGE) local_setup
 	$(MANAGE) runserver 127.0.0.1:8000
 
-test: setup chromium lint typecheck pytest ## Set up everything and run the whole suite
+test: setup chromium git lint typecheck pytest ## Set up everything and run the whole suite
 
 test-postgres: setup chromium postgres ## The whole pytest suite on PostgreSQL (POSTGRES_URL=...)
 	DATABASE_URL='$(POSTGRES_URL)' .venv/bin/pytest
 
-bench: setup chromium ## Every performance figure, one JSON line each (README, "Performance")
+bench: setup chromium git ## Every performance figure, one JSON line each (README, "Performance")
 	.venv/bin/python -m bench.run $(ARGS)
 
 bench-quick: setup chromium ## The same at a small size, as a smoke test (under a minute)
 	.venv/bin/python -m bench.run --quick $(ARGS)
 
-setup: .venv/.synced
+setup: .venv/.synced git
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -41,6 +41,13 @@ chromium: ## Debian's Chromium for the browser tests, installed when missing and
 	  echo "Installing Debian's chromium package for the browser tests"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	}
+
+git: ## Debian's git, which linked repositories and their tests use, installed when missing
+	@command -v git >/dev/null || { \
+	  echo "Installing Debian's git package for linked repositories"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq git >/dev/null; \
 	}
 
 postgres: ## Start the local PostgreSQL cluster if it is installed but not running

@@ -95,6 +95,7 @@ class WorkspaceFileAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["path", "workspace", "updated_at"]
     list_filter = ["workspace"]
     search_fields = ["path"]
+    readonly_fields = ["base_text"]  # the sync's bookkeeping (docs/sync.md)
 
     def save_model(self, request: HttpRequest, obj: WorkspaceFile, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
@@ -109,6 +110,10 @@ class SuiteAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["path", "workspace", "updated_at"]
     list_filter = ["workspace"]
     search_fields = ["path"]
+    # The sync's bookkeeping (docs/sync.md) is shown, not edited.
+    exclude = ["base_document"]
+    readonly_fields = ["base_document_json"]
+    base_document_json = json_display("base_document")
 
 
 @admin.register(Case)
@@ -116,9 +121,11 @@ class CaseAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["case_id", "suite", "position", "status", "version", "updated_at"]
     list_filter = ["status", "suite__workspace"]
     search_fields = ["case_id"]
-    exclude = ["format_warnings"]
-    readonly_fields = ["format_warnings_json"]
+    exclude = ["format_warnings", "base_document", "theirs_document"]
+    readonly_fields = ["format_warnings_json", "base_document_json", "theirs_document_json"]
     format_warnings_json = json_display("format_warnings")
+    base_document_json = json_display("base_document")
+    theirs_document_json = json_display("theirs_document")
 
 
 @admin.register(Membership)

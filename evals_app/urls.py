@@ -12,6 +12,7 @@ from .views import (
     exports,
     history,
     members,
+    repository,
     review,
     suite_settings,
     suite_upgrade,
@@ -108,4 +109,15 @@ urlpatterns += [
         api_tokens.api_token_revoke,
         name="api_token_revoke",
     ),
+]
+# The linked git repository: check, apply, publish; conflicts resolved from the editor.
+urlpatterns += [
+    path("w/<slug:slug>/repository/check/", repository.repository_check, name="repository_check"),
+    path("w/<slug:slug>/repository/sync/", repository.repository_sync, name="repository_sync"),
+    path(
+        "w/<slug:slug>/repository/publish/",
+        repository.repository_publish,
+        name="repository_publish",
+    ),
+    path(f"{CASE}resolve/", repository.case_resolve, name="case_resolve"),
 ]

@@ -8,24 +8,22 @@ its name says the user meant it as an eval file.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .dialects import (
     EVAL_FILE_NAMES,
     EVAL_FILE_SUFFIXES,
-    IGNORED_FOLDERS,
     is_eval_document,
     reference_path,
     referenced_file,
 )
 from .errors import EvalFileError
+from .file_trees import TOO_LARGE, YAML_SUFFIXES, DirectoryTree, FileTree
 from .reading import EvalFileContents, format_of_path, read_eval_document, read_eval_file
-from .yaml_loader import MAX_BYTES, load_yaml
+from .yaml_loader import load_yaml
 
-YAML_SUFFIXES = (".yaml", ".yml")
-OUTSIDE_LINK = "is a symbolic link to a file outside the workspace; it is not read"
+__all__ = ["YAML_SUFFIXES", "Discovery", "FoundEvalFile", "discover", "discover_tree"]
 
 
 @dataclass(frozen=True)
@@ -59,44 +57,46 @@ def is_named_like_eval_file(path: str) -> bool:
 
 
 def discover(root: Path, single_file: Path | None = None) -> Discovery:
-    """Every eval file under `root` (or only `single_file`), its configs, the files of cases
-    the eval files refer to, and the YAML files skipped."""
+    """Every eval file under the folder `root` (or only `single_file`), its configs, the files
+    of cases the eval files refer to, and the YAML files skipped."""
+    tree = DirectoryTree(root)
+    single = None if single_file is None else single_file.relative_to(tree.root).as_posix()
+    return discover_tree(tree, single, where=str(single_file or root))
+
+
+def discover_tree(tree: FileTree, single_file: str | None = None, where: str = "") -> Discovery:
+    """`discover` for any file tree (a folder, or the files of a git commit)."""
     found = Discovery()
-    candidates = [single_file] if single_file is not None else sorted(_yaml_files(root))
-    for candidate in _config_files(root):
-        relative = candidate.relative_to(root).as_posix()
-        if _inside(candidate, root) and candidate.stat().st_size <= MAX_BYTES:
-            found.configs[relative] = candidate.read_bytes()
+    candidates = [single_file] if single_file is not None else tree.yaml_paths()
+    for path in tree.config_paths():
+        try:
+            found.configs[path] = tree.read(path)
+        except (EvalFileError, OSError):
+            continue  # an unreadable config counts as absent, as it always has
     for candidate in candidates:
-        _read_candidate(candidate, root, found, forced=single_file is not None)
-    _follow_references(root, found)
+        _read_candidate(tree, candidate, found, forced=single_file is not None)
+    _follow_references(tree, found)
     if not found.errors and not found.eval_files:
         reasons = ", ".join(f"{path} ({reason})" for path, reason in found.skipped)
-        where = str(single_file or root)
         found.errors.append(
             EvalFileError(
                 "no eval file found (a YAML file with `tests:`, `cases:`, `eval_cases:`, "
                 "`evalcases:` or `$schema: agentv-eval…`)"
                 + (f"; skipped: {reasons}" if reasons else ""),
-                file=where,
+                file=where or single_file or ".",
             )
         )
     return found
 
 
-def _read_candidate(candidate: Path, root: Path, found: Discovery, *, forced: bool) -> None:
-    relative = candidate.relative_to(root).as_posix()
+def _read_candidate(tree: FileTree, relative: str, found: Discovery, *, forced: bool) -> None:
     meant = forced or is_named_like_eval_file(relative)
     try:
-        if not _inside(candidate, root):
-            raise EvalFileError(OUTSIDE_LINK)
-        if candidate.stat().st_size > MAX_BYTES:
-            # Whether it is an eval file cannot be told without reading it: refused, not skipped.
-            meant = True
-            raise EvalFileError(f"file is larger than the limit of {MAX_BYTES // 2**20} MiB")
-        source = candidate.read_bytes()
+        source = tree.read(relative)
     except EvalFileError as error:
-        if meant:
+        # Whether a too large file is an eval file cannot be told without reading it:
+        # refused, not skipped.
+        if meant or error.message == TOO_LARGE:
             found.errors.append(error.located(relative))
         else:
             found.skipped.append((relative, error.message))
@@ -133,7 +133,7 @@ def _read_candidate(candidate: Path, root: Path, found: Discovery, *, forced: bo
     found.eval_files.append(FoundEvalFile(relative, contents))
 
 
-def _follow_references(root: Path, found: Discovery) -> None:
+def _follow_references(tree: FileTree, found: Discovery) -> None:
     """Read the files of cases that eval files refer to (`tests: file://cases.jsonl`) as
     eval files of their own; a reference that cannot be followed stays, with a note."""
     known = {eval_file.path for eval_file in found.eval_files}
@@ -141,7 +141,7 @@ def _follow_references(root: Path, found: Discovery) -> None:
         for reference in eval_file.contents.references:
             target = reference_path(reference)
             path = referenced_file(eval_file.path, reference)
-            note = _reference_problem(root, path, target)
+            note = _reference_problem(tree, path, target)
             if note is not None:
                 found.notes.append(EvalFileError(f"{reference}: {note}", file=eval_file.path))
                 continue
@@ -151,7 +151,7 @@ def _follow_references(root: Path, found: Discovery) -> None:
             if file_format == "yaml":
                 file_format = "yaml-list"
             try:
-                contents = read_eval_file((root / path).read_bytes(), file_format=file_format)
+                contents = read_eval_file(tree.read(path), file_format=file_format)
             except EvalFileError as error:
                 found.errors.append(error.located(path))
                 continue
@@ -160,40 +160,13 @@ def _follow_references(root: Path, found: Discovery) -> None:
             found.skipped = [(skipped, why) for skipped, why in found.skipped if skipped != path]
 
 
-def _reference_problem(root: Path, path: str, target: str) -> str | None:
+def _reference_problem(tree: FileTree, path: str, target: str) -> str | None:
     if any(char in target for char in "*?{"):
         return "a glob of case files is kept as written, but its files are not imported"
     if path.startswith("../") or path == "..":
         return "the file is outside the workspace; the reference is kept as written"
-    candidate = root / path
-    if not candidate.is_file() or not _inside(candidate, root):
+    if not tree.is_file(path):
         return "no such file in the workspace; the reference is kept as written"
     if format_of_path(path) == "yaml" and not path.endswith(YAML_SUFFIXES):
         return "only YAML, JSONL and CSV files of cases are read; the reference is kept"
     return None
-
-
-def _inside(path: Path, root: Path) -> bool:
-    """Whether `path`, symbolic links followed, is in the (resolved) workspace root."""
-    return path.resolve().is_relative_to(root)
-
-
-def _walk(root: Path) -> Iterator[Path]:
-    for candidate in root.rglob("*"):
-        parts = candidate.relative_to(root).parts
-        if any(part in IGNORED_FOLDERS for part in parts[:-1]):
-            continue
-        yield candidate
-
-
-def _yaml_files(root: Path) -> Iterator[Path]:
-    for candidate in _walk(root):
-        if candidate.suffix in YAML_SUFFIXES and candidate.is_file():
-            yield candidate
-
-
-def _config_files(root: Path) -> Iterator[Path]:
-    for candidate in root.rglob(".agentv/config.yaml"):
-        parts = candidate.relative_to(root).parts
-        if not any(part in (".git", "node_modules") for part in parts) and candidate.is_file():
-            yield candidate

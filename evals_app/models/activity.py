@@ -38,6 +38,8 @@ class ActivityRecord(models.Model):
         MEMBER_ADDED = "member_added", "added member"
         MEMBER_CHANGED = "member_changed", "changed the role of"
         MEMBER_REMOVED = "member_removed", "removed member"
+        SYNCED = "synced", "synced with the repository at"
+        PUBLISHED = "published", "published to the repository at"
 
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="activity")
     actor = models.ForeignKey(

@@ -45,6 +45,25 @@ class Case(models.Model):
     marker_reason = models.TextField(blank=True, default="")
     format_warnings = OrderedJSONField(default=list, help_text="Formatting warnings (lm mode)")
     format_problem = models.TextField(blank=True, default="", help_text="Why it cannot format")
+    # The three-way rule of a sync (docs/sync.md): `base_document` is the case as of the last
+    # import, sync or publish (None for a case made in the app); `theirs_document` is the
+    # repository's version of a case in conflict (an empty mapping: the repository removed it).
+    base_document = OrderedJSONField(
+        null=True, blank=True, default=None, help_text="The case as last imported or published"
+    )
+    theirs_document = OrderedJSONField(
+        null=True, blank=True, default=None, help_text="The repository's version, in a conflict"
+    )
+
+    @property
+    def in_conflict(self) -> bool:
+        """Whether a sync left the repository's version of this case beside the app's."""
+        return self.theirs_document is not None
+
+    @property
+    def removed_in_repository(self) -> bool:
+        """Whether the conflict is a removal in the repository of a case changed in the app."""
+        return self.theirs_document == {}
 
     class Meta:
         ordering = ["suite", "position"]

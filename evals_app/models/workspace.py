@@ -32,6 +32,13 @@ class Workspace(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # A linked git repository (docs/sync.md): its folder, the workspace's folder inside it
+    # ("" for the root), the branch a sync reads, and the commit of the last import, sync or
+    # publish (the base).
+    repository_path = models.CharField(max_length=1000, blank=True, default="")
+    repository_folder = models.CharField(max_length=1000, blank=True, default="")
+    repository_branch = models.CharField(max_length=250, blank=True, default="")
+    base_commit = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["name"]
@@ -41,6 +48,11 @@ class Workspace(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("workspace_detail", args=[self.slug])
+
+    @property
+    def linked(self) -> bool:
+        """Whether the workspace was imported from a git repository (sync and publish work)."""
+        return bool(self.repository_path and self.base_commit)
 
     def file_texts(self) -> dict[str, str]:
         """Every stored file's text by workspace-relative path (one query)."""
@@ -53,6 +65,8 @@ class WorkspaceFile(models.Model):
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="files")
     path = models.CharField(max_length=1000, help_text="POSIX path relative to the workspace root")
     text = models.TextField(blank=True)
+    # The text as of the last import, sync or publish; None for a file made in the app.
+    base_text = models.TextField(null=True, blank=True, default=None)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -88,6 +102,8 @@ class Suite(models.Model):
         max_length=20, choices=list(PROFILE_LABELS.items()), default="agentv-2025"
     )
     referenced_by = models.CharField(max_length=1000, blank=True, default="")
+    # The top-level mapping as of the last import, sync or publish; None for a suite made here.
+    base_document = OrderedJSONField(null=True, blank=True, default=None)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -11,7 +11,7 @@ import os
 import re
 import tempfile
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,7 +21,7 @@ from typing import IO, Any
 from ..eval_files.writing import eval_file_chunks
 from ..formatting.engine import Mode
 from ..models import ReviewStatus, Suite, Workspace
-from .case_reading import StoredCase, suites_with_cases
+from .case_reading import StoredCase, stored_cases, suites_with_cases
 from .formatted_rows import formatted_rows
 from .formatting import WorkspaceFormatter
 
@@ -77,15 +77,34 @@ def export_workspace(
                         on_case()
                     continue
                 with _atomic_file(_inside(folder, suite.path), finisher) as yaml_out:
-                    chunks = eval_file_chunks(
-                        suite.file_format,
-                        suite.document,
-                        suite.cases_key or None,
-                        _counted(documents, on_case),
-                    )
-                    for chunk in chunks:
+                    for chunk in suite_chunks(suite, _counted(documents, on_case)):
                         yaml_out.write(chunk)
     return summary
+
+
+def suite_chunks(suite: Suite, documents: Iterable[dict[Any, Any]]) -> Iterator[str]:
+    """The text of the suite's file holding `documents`, in its form and spelling, in pieces."""
+    return eval_file_chunks(suite.file_format, suite.document, suite.cases_key or None, documents)
+
+
+def exported_texts(
+    workspace: Workspace,
+    documents_of: Callable[[Suite], Iterable[dict[Any, Any]] | None] | None = None,
+) -> Iterator[tuple[str, str]]:
+    """(path, text) of every file an export writes for the workspace's files and suites
+    (not `formatted.jsonl`); `documents_of` gives a suite's case documents (default: as
+    stored), or None to leave the suite out."""
+    yield from sorted(workspace.file_texts().items())
+    for suite in workspace.suites.order_by("path"):
+        if suite.read_only:  # its file is a stored file, yielded above
+            continue
+        documents = (
+            documents_of(suite)
+            if documents_of is not None
+            else (case.document for case in stored_cases(suite.cases.all()))
+        )
+        if documents is not None:
+            yield suite.path, "".join(suite_chunks(suite, documents))
 
 
 def _counted(

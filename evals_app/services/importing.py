@@ -23,13 +23,14 @@ from ..formatting.engine import format_case
 from ..formatting.profile_2026 import format_tests_2026
 from ..formatting.workspace_files import DirectoryFiles, FileSource, resolve_file
 from ..models import Case, Suite, Workspace, WorkspaceFile
-from .case_summaries import Summary, mark_workspace_stale, summary_of, summary_of_tests
+from . import git_repository
+from .case_summaries import Summary, summary_of, summary_of_tests
 from .documents import suite_row
 from .row_inserts import insert_rows
+from .syncing import Incoming, SyncReport, sync_workspace_files
 
 SUITE_BATCH = 500  # suites per INSERT
-PATH_BATCH = 500  # paths per query deleting the suites an import replaces
-CASE_COLUMNS = ("suite", "position", "case_id", "document")
+CASE_COLUMNS = ("suite", "position", "case_id", "document", "base_document")
 # The columns of a case's stored summary, in the order of _summary_columns.
 SUMMARY_COLUMNS = (
     "summary_current",
@@ -59,14 +60,22 @@ class ImportSummary:
     files: int = 0
     warnings: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    sync: SyncReport | None = None  # how the files met an existing workspace
 
 
 def import_workspace(
-    path: Path, name: str | None = None, *, record_checkout_folder: bool = True
+    path: Path,
+    name: str | None = None,
+    *,
+    dry_run: bool = False,
+    link: bool = False,
+    record_checkout_folder: bool = True,
 ) -> ImportSummary:
     """Import the workspace folder `path`, or the single eval file `path` with its folder as root.
 
-    Suites at the same paths as imported ones are replaced; other suites are kept. The root
+    Into an existing workspace the files come in by the three-way rule (docs/sync.md), which
+    `dry_run` reports without writing. With `link` (`import_evals` sets it; a .zip upload does
+    not), a folder inside a git work tree links the workspace to its repository. The root
     becomes the workspace's checkout folder (docs/formatting.md, "Agent mode's absolute
     paths") unless `record_checkout_folder` is false (a temporary folder, as for a .zip).
     Raises ImportFailed, having written nothing, when any eval file is refused.
@@ -88,22 +97,48 @@ def import_workspace(
     # These formattings read the folder; they are what the suite page shows for the stored
     # files only if every file they read is stored and nothing else can be found there.
     exact = not files.undecodable and files.found_paths() <= stored.keys()
+    location = git_repository.locate(root) if link else None
+    summary.suites = len(found.eval_files)
+    summary.cases = sum(len(eval_file.contents.cases) for eval_file in found.eval_files)
+    summary.files = len(stored)
     with transaction.atomic():
-        existed = Workspace.objects.filter(name=summary.workspace.name).exists()
-        summary.workspace = _upsert_workspace(
-            summary.workspace.name, root.as_posix() if record_checkout_folder else None
-        )
-        summary.files = _store_files(summary.workspace, stored)
-        summary.cases = _store_suites(
-            summary.workspace,
-            found.eval_files,
-            case_summaries if exact and not existed else None,
-            replace=existed,
-        )
-        summary.suites = len(found.eval_files)
-        if existed:  # its other suites may format differently with the new files and configs
-            mark_workspace_stale(summary.workspace)
+        existing = Workspace.objects.filter(name=summary.workspace.name).first()
+        checkout_folder = root.as_posix() if record_checkout_folder else None
+        if existing is not None:
+            summary.workspace = existing
+            incoming = Incoming(found.eval_files, stored, complete=not path.is_file())
+            summary.sync = sync_workspace_files(existing, incoming, "the files", dry_run=dry_run)
+            if not dry_run:
+                summary.workspace = _upsert_workspace(existing.name, checkout_folder)
+        elif dry_run:
+            return summary
+        else:
+            summary.workspace = _upsert_workspace(summary.workspace.name, checkout_folder)
+            _store_files(summary.workspace, stored)
+            _store_suites(summary.workspace, found.eval_files, case_summaries if exact else None)
+        if location is not None and not dry_run:
+            _link(summary.workspace, location)
     return summary
+
+
+def _link(workspace: Workspace, location: git_repository.WorkTreeLocation) -> None:
+    """Record the repository the folder is in, and its checked-out commit as the base."""
+    workspace.repository_path = str(location.top)
+    workspace.repository_folder = location.folder
+    workspace.repository_branch = location.branch
+    try:
+        workspace.base_commit = git_repository.resolve_commit(location.top, "HEAD")
+    except git_repository.GitError:  # a repository without a commit yet
+        workspace.base_commit = ""
+    workspace.save(
+        update_fields=[
+            "repository_path",
+            "repository_folder",
+            "repository_branch",
+            "base_commit",
+            "updated_at",
+        ]
+    )
 
 
 def _configs(found: Discovery, summary: ImportSummary) -> tuple[dict[str, Config], dict[str, str]]:
@@ -234,10 +269,13 @@ def _unique_slug(name: str) -> str:
 
 def _store_files(workspace: Workspace, texts: dict[str, str]) -> int:
     WorkspaceFile.objects.bulk_create(
-        [WorkspaceFile(workspace=workspace, path=path, text=text) for path, text in texts.items()],
+        [
+            WorkspaceFile(workspace=workspace, path=path, text=text, base_text=text)
+            for path, text in texts.items()
+        ],
         update_conflicts=True,
         unique_fields=["workspace", "path"],
-        update_fields=["text"],
+        update_fields=["text", "base_text"],
     )
     return len(texts)
 
@@ -246,25 +284,20 @@ def _store_suites(
     workspace: Workspace,
     eval_files: list[FoundEvalFile],
     summaries: list[list[Summary]] | None,
-    *,
-    replace: bool,
 ) -> int:
-    """Replace the suites at these paths with the files' cases; returns the number of cases.
+    """Store the suites of a new workspace with the files' cases; returns the number of cases.
 
     With `summaries` (one list per file), the cases' summaries are stored too (else the suite
-    page computes them). Suites go in with one INSERT and cases with one `executemany`: a
-    repository holds thousands of small eval files, and a query or a model instance per file
-    or case would cost more than reading them.
+    page computes them). Each case's base is its document as read (docs/sync.md). Suites go
+    in with one INSERT and cases with one `executemany`: a repository holds thousands of
+    small eval files, and a query or a model instance per file or case would cost more than
+    reading them.
     """
-    if replace:
-        paths = [eval_file.path for eval_file in eval_files]
-        for start in range(0, len(paths), PATH_BATCH):
-            batch = paths[start : start + PATH_BATCH]
-            Suite.objects.filter(workspace=workspace, path__in=batch).delete()
     suites = []
     for eval_file in eval_files:
         suite = suite_row(eval_file.contents, eval_file.path, eval_file.referenced_by or "")
         suite.workspace = workspace
+        suite.base_document = eval_file.contents.header
         suites.append(suite)
     Suite.objects.bulk_create(suites, batch_size=SUITE_BATCH)
     rows: list[tuple[object, ...]] = []
@@ -274,7 +307,8 @@ def _store_suites(
         for position, (document, parts) in enumerate(
             zip(contents.cases, contents.parts, strict=True)
         ):
-            row: tuple[object, ...] = (suite.pk, position, parts.case_id, encode_json(document))
+            text = encode_json(document)
+            row: tuple[object, ...] = (suite.pk, position, parts.case_id, text, text)
             if file_summaries is not None:
                 row += _summary_columns(file_summaries[position])
             rows.append(row)

@@ -28,6 +28,7 @@ from ..formatting.engine import FormattedCase, FormattingWarning
 from ..formatting.profile_2026 import FormattedTest
 from ..models import Case, Suite
 from ..services.formatting import WorkspaceFormatter
+from .document_diffs import document_diff
 
 SECTION_LABELS = {"input": "Input turns", "expected": "Expected messages"}
 
@@ -172,6 +173,12 @@ def editor_context(
         "roles": ROLES,
         "file_paths": sorted(formatter.file_texts),
         "focus": focus,
+        # A sync's conflict: the repository's version beside this one (docs/sync.md).
+        "conflict": (
+            document_diff(formatter, suite, case.document, case.theirs_document)
+            if case.in_conflict
+            else None
+        ),
     }
 
 

@@ -336,7 +336,7 @@ def test_over_large_file_is_refused_before_it_is_read(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("evals_app.eval_files.discovery.MAX_BYTES", 1000)
+    monkeypatch.setattr("evals_app.eval_files.file_trees.MAX_BYTES", 1000)
     write_files(tmp_path / "ws", {"evals/big.yaml": HEADER + "# padding\n" * 200})
 
     status = run_import(str(tmp_path / "ws"), "--workspace", "bad")

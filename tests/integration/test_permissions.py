@@ -208,6 +208,10 @@ ENDPOINTS = [
     Endpoint("workspace_settings", "get", Capability.MANAGE),
     Endpoint("workspace_rename", "post", Capability.MANAGE, lambda w: {"name": "Renamed"}),
     Endpoint("workspace_delete", "post", Capability.MANAGE, lambda w: {"confirm_name": "Team"}),
+    Endpoint("repository_check", "get", Capability.MANAGE),
+    Endpoint("repository_sync", "post", Capability.MANAGE),
+    Endpoint("repository_publish", "post", Capability.MANAGE, lambda w: {"branch": "review"}),
+    Endpoint("case_resolve", "post", Capability.EDIT, lambda w: {"resolution": "mine"}),
 ]
 
 

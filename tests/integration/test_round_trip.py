@@ -74,7 +74,7 @@ def test_multi_line_strings_are_written_as_block_scalars(
     assert "value: |" in text
 
 
-def test_importing_again_replaces_suites_at_the_same_paths_and_keeps_the_rest(
+def test_importing_again_follows_the_files_for_cases_the_app_left_alone(
     tmp_path: Path,
 ) -> None:
     def case(case_id: str) -> dict[str, Any]:
@@ -89,7 +89,8 @@ def test_importing_again_replaces_suites_at_the_same_paths_and_keeps_the_rest(
     import_workspace(tmp_path / "v2", "team")
 
     suites = {s.path: [c.case_id for c in s.cases.all()] for s in Suite.objects.all()}
-    assert suites == {"a.yaml": ["three", "four"], "b.yaml": ["two"]}
+    # The three-way rule (docs/sync.md): unchanged in the app, so removed with the files.
+    assert suites == {"a.yaml": ["three", "four"]}
     assert Workspace.objects.count() == 1
 
 

@@ -158,7 +158,7 @@ def test_a_zip_over_the_size_limit_is_refused(alice: Client, settings: Any) -> N
     assert not Workspace.objects.filter(name="Big").exists()
 
 
-def test_an_owner_may_import_into_their_workspace_replacing_suites_at_the_same_paths(
+def test_an_owner_may_import_into_their_workspace_keeping_what_the_app_made(
     client: Client,
 ) -> None:
     workspace = factories.workspace("Team evals")
@@ -176,8 +176,10 @@ def test_an_owner_may_import_into_their_workspace_replacing_suites_at_the_same_p
         "evals/a.yaml",
         "evals/kept.yaml",
     ]
+    # The three-way rule (docs/sync.md): a case made in the app stays, before the files' cases.
     assert list(workspace.suites.get(path="evals/a.yaml").cases.values_list("case_id")) == [
-        ("only-case",)
+        ("old-case",),
+        ("only-case",),
     ]
     assert workspace.suites.filter(pk=kept.pk).exists()
 

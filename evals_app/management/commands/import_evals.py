@@ -22,10 +22,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "--workspace", metavar="NAME", help="workspace name (default: the folder's name)"
         )
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="into an existing workspace: report what the files would change, change nothing",
+        )
 
-    def handle(self, *args: Any, path: Path, workspace: str | None, **options: Any) -> None:
+    def handle(
+        self, *args: Any, path: Path, workspace: str | None, dry_run: bool, **options: Any
+    ) -> None:
         try:
-            summary = import_workspace(path, workspace)
+            summary = import_workspace(path, workspace, dry_run=dry_run, link=True)
         except ImportFailed as failure:
             for error in failure.errors:
                 self.stderr.write(f"error: {error}")
@@ -37,6 +44,18 @@ class Command(BaseCommand):
             self.stdout.write(f"warning: {warning}")
         for skipped, reason in summary.skipped:
             self.stdout.write(f"skipped: {skipped}: {reason}")
+        if summary.sync is not None:
+            # Into an existing workspace: what the three-way rule did (docs/sync.md).
+            for line in summary.sync.lines():
+                self.stdout.write(line)
+            verb = "Checked" if dry_run else "Synced"
+            self.stdout.write(
+                self.style.SUCCESS(f"{verb} workspace {summary.workspace.name!r} with the files")
+            )
+            return
+        if dry_run:
+            self.stdout.write(f"Workspace {summary.workspace.name!r} would be created")
+            return
         self.stdout.write(
             self.style.SUCCESS(
                 f"Imported workspace {summary.workspace.name!r}: {summary.suites} suites, "

@@ -1,0 +1,53 @@
+"""`manage.py publish_evals --workspace NAME --branch BRANCH [--approved-only] [--message TEXT]`
+(docs/sync.md, "Publishing")."""
+
+from __future__ import annotations
+
+from argparse import ArgumentParser
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from evals_app.models import Workspace
+from evals_app.services.git_repository import GitError
+from evals_app.services.publishing import PublishRefused, publish_workspace
+from evals_app.services.repository_sync import NotLinked
+
+
+class Command(BaseCommand):
+    help = (
+        "Write a linked workspace's suites and files as one commit on BRANCH (made from the "
+        "base when missing), without touching the work tree, the index or the checked-out "
+        "branch; prints the new commit's id."
+    )
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("--workspace", required=True, metavar="NAME")
+        parser.add_argument("--branch", required=True, metavar="BRANCH")
+        parser.add_argument(
+            "--approved-only",
+            action="store_true",
+            help="cases that are not approved keep the repository's version",
+        )
+        parser.add_argument("--message", default="", metavar="TEXT", help="the commit's title")
+
+    def handle(
+        self,
+        *args: Any,
+        workspace: str,
+        branch: str,
+        approved_only: bool,
+        message: str,
+        **options: Any,
+    ) -> None:
+        found = Workspace.objects.filter(name=workspace).first()
+        if found is None:
+            raise CommandError(f"no workspace named {workspace!r}")
+        try:
+            result = publish_workspace(found, branch, approved_only=approved_only, message=message)
+        except (PublishRefused, GitError, NotLinked) as error:
+            raise CommandError(str(error)) from None
+        if result.commit is None:
+            self.stdout.write("Nothing to publish: the repository already holds every case")
+            return
+        self.stdout.write(result.commit)

@@ -1,0 +1,279 @@
+"""The one place that talks to git: the `git` binary, run with argument lists, never a shell.
+
+Reading a commit (ls-tree, cat-file) never looks at the work tree; writing one (hash-object,
+mktree, commit-tree, update-ref) never touches the work tree, the index or the checked-out
+branch (docs/sync.md, "Publishing").
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+GIT = "git"
+TREE_MODE = "040000"
+FILE_MODE = "100644"
+FALLBACK_IDENTITY = ("agentv-web", "agentv-web@localhost")
+# Variables that would point git at another repository, index or work tree than the one named.
+_LOCATION_VARIABLES = {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"}
+
+
+def _environment(extra: dict[str, str] | None) -> dict[str, str]:
+    inherited = {k: v for k, v in os.environ.items() if k not in _LOCATION_VARIABLES}
+    return {**inherited, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", **(extra or {})}
+
+
+class GitError(Exception):
+    """A git command failed, or a repository is not what was expected; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class TreeEntry:
+    """One entry of a tree: mode, object type, object id and name (a path for a listing)."""
+
+    mode: str
+    kind: str
+    object_id: str
+    name: str
+    size: int | None = None
+
+
+@dataclass(frozen=True)
+class WorkTreeLocation:
+    """Where a folder sits in a git work tree: the repository's top folder, the folder's path
+    inside it ("" for the top), and the checked-out branch ("" when detached)."""
+
+    top: Path
+    folder: str
+    branch: str
+
+
+def _git(
+    repository: Path,
+    *arguments: str,
+    input_bytes: bytes | None = None,
+    check: bool = True,
+    environment: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    try:
+        result = subprocess.run(
+            [GIT, "-C", str(repository), *arguments],
+            input=input_bytes,
+            capture_output=True,
+            env=_environment(environment),
+            check=False,
+        )
+    except OSError as error:  # no git installed (make installs Debian's), or not runnable
+        raise GitError(f"git cannot be run: {error.strerror}") from None
+    if check and result.returncode != 0:
+        message = result.stderr.decode("utf-8", "replace").strip() or "failed"
+        raise GitError(f"git {arguments[0]}: {message}")
+    return result
+
+
+def locate(folder: Path) -> WorkTreeLocation | None:
+    """The work tree `folder` is in, or None when it is in none (or git is not installed)."""
+    try:
+        result = _git(folder, "rev-parse", "--show-toplevel", "--show-prefix", check=False)
+    except GitError:
+        return None
+    if result.returncode != 0:
+        return None
+    top, prefix = result.stdout.decode("utf-8").splitlines()[:2]
+    branch = _git(folder, "symbolic-ref", "--quiet", "--short", "HEAD", check=False)
+    return WorkTreeLocation(Path(top), prefix.rstrip("/"), branch.stdout.decode("utf-8").strip())
+
+
+def resolve_commit(repository: Path, ref: str) -> str:
+    """The id of the commit `ref` names. Raises GitError when it names none."""
+    if ref.startswith("-"):
+        raise GitError(f"not a ref: {ref!r}")
+    result = _git(repository, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
+    if result.returncode != 0:
+        raise GitError(f"no commit named {ref!r} in {repository}")
+    return result.stdout.decode("ascii").strip()
+
+
+def branch_commit(repository: Path, branch: str) -> str | None:
+    """The commit branch `branch` points at, None when there is no such branch."""
+    check_branch_name(repository, branch)
+    result = _git(
+        repository, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}", check=False
+    )
+    return result.stdout.decode("ascii").strip() if result.returncode == 0 else None
+
+
+def check_branch_name(repository: Path, branch: str) -> None:
+    """Raise GitError unless `branch` is a valid branch name."""
+    result = _git(repository, "check-ref-format", "--branch", branch, check=False)
+    if branch.startswith("-") or result.returncode != 0:
+        raise GitError(f"not a valid branch name: {branch!r}")
+
+
+def is_ancestor(repository: Path, older: str, newer: str) -> bool:
+    """Whether commit `older` is `newer` or one of its ancestors."""
+    return (
+        _git(repository, "merge-base", "--is-ancestor", older, newer, check=False).returncode == 0
+    )
+
+
+def list_files(repository: Path, commit: str, folder: str) -> list[TreeEntry]:
+    """Every file (blob or symbolic link) under `folder` of `commit`, paths relative to `folder`."""
+    arguments = ["ls-tree", "-r", "-l", "-z", "--full-tree", commit]
+    if folder:
+        arguments += ["--", f"{folder}/"]
+    output = _git(repository, *arguments).stdout
+    prefix = f"{folder}/" if folder else ""
+    entries = []
+    for record in output.split(b"\0"):
+        if not record:
+            continue
+        meta, _, raw_path = record.partition(b"\t")
+        mode, kind, object_id, size = meta.decode("ascii").split()
+        path = raw_path.decode("utf-8", "surrogateescape")
+        if kind != "blob" or not path.startswith(prefix):
+            continue
+        entries.append(TreeEntry(mode, kind, object_id, path[len(prefix) :], int(size)))
+    return entries
+
+
+def read_blobs(repository: Path, object_ids: Iterable[str]) -> dict[str, bytes]:
+    """The contents of the blobs `object_ids`, read by one `git cat-file --batch`."""
+    wanted = list(dict.fromkeys(object_ids))
+    if not wanted:
+        return {}
+    output = _git(
+        repository, "cat-file", "--batch", input_bytes="".join(f"{o}\n" for o in wanted).encode()
+    ).stdout
+    contents: dict[str, bytes] = {}
+    offset = 0
+    for object_id in wanted:
+        end = output.index(b"\n", offset)
+        header = output[offset:end].decode("ascii").split()
+        if len(header) != 3:
+            raise GitError(f"git cat-file: object {object_id} is missing")
+        size = int(header[2])
+        contents[object_id] = output[end + 1 : end + 1 + size]
+        offset = end + 1 + size + 1  # the content is followed by a newline
+    return contents
+
+
+def write_blob(repository: Path, content: bytes) -> str:
+    """Store `content` as a blob in the repository's objects; returns its id."""
+    return (
+        _git(repository, "hash-object", "-w", "--stdin", input_bytes=content)
+        .stdout.decode("ascii")
+        .strip()
+    )
+
+
+def tree_of(repository: Path, commit: str) -> str:
+    """The id of the top tree of `commit`."""
+    return resolve_tree(repository, f"{commit}^{{tree}}")
+
+
+def resolve_tree(repository: Path, name: str) -> str:
+    """The id of the tree `name` (e.g. `COMMIT^{tree}`) names."""
+    return _git(repository, "rev-parse", "--verify", name).stdout.decode("ascii").strip()
+
+
+def read_tree(repository: Path, tree: str) -> list[TreeEntry]:
+    """The entries of one tree (not recursive)."""
+    entries = []
+    for record in _git(repository, "ls-tree", "-z", tree).stdout.split(b"\0"):
+        if record:
+            meta, _, name = record.partition(b"\t")
+            mode, kind, object_id = meta.decode("ascii").split()
+            entries.append(
+                TreeEntry(mode, kind, object_id, name.decode("utf-8", "surrogateescape"))
+            )
+    return entries
+
+
+def write_tree(repository: Path, base_tree: str | None, changes: dict[str, str | None]) -> str:
+    """A tree like `base_tree` with each path of `changes` set to a blob id (None: removed).
+
+    Only the trees on the way to a changed path are written again (`git mktree`); every other
+    subtree keeps its id. Folders left empty disappear, as git has no empty folders.
+    """
+    entries = {entry.name: entry for entry in read_tree(repository, base_tree)} if base_tree else {}
+    nested: dict[str, dict[str, str | None]] = {}
+    for path, blob in changes.items():
+        head, slash, rest = path.partition("/")
+        if slash:
+            nested.setdefault(head, {})[rest] = blob
+        elif blob is None:
+            entries.pop(head, None)
+        else:
+            mode = entries[head].mode if head in entries and entries[head].kind == "blob" else None
+            entries[head] = TreeEntry(mode or FILE_MODE, "blob", blob, head)
+    for name, inner in nested.items():
+        existing = entries.get(name)
+        subtree = existing.object_id if existing is not None and existing.kind == "tree" else None
+        written = write_tree(repository, subtree, inner)
+        if _is_empty_tree(repository, written):
+            entries.pop(name, None)
+        else:
+            entries[name] = TreeEntry(TREE_MODE, "tree", written, name)
+    listing = b"".join(
+        f"{entry.mode} {entry.kind} {entry.object_id}\t".encode() + _name_bytes(entry.name) + b"\0"
+        for entry in entries.values()
+    )
+    return _git(repository, "mktree", "-z", input_bytes=listing).stdout.decode("ascii").strip()
+
+
+def _name_bytes(name: str) -> bytes:
+    return name.encode("utf-8", "surrogateescape")
+
+
+def _is_empty_tree(repository: Path, tree: str) -> bool:
+    return not _git(repository, "ls-tree", tree).stdout
+
+
+def commit_tree(
+    repository: Path,
+    tree: str,
+    parent: str,
+    message: str,
+    author: tuple[str, str] | None = None,
+) -> str:
+    """A new commit of `tree` on top of `parent`, by `author` (name, email) when given, else by
+    the repository's configured user (or agentv-web when none is configured)."""
+    environment: dict[str, str] = {}
+    if _git(repository, "var", "GIT_COMMITTER_IDENT", check=False).returncode != 0:
+        name, email = FALLBACK_IDENTITY
+        environment |= {"GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email}
+        environment |= {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email}
+    if author is not None:
+        environment |= {"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1]}
+    result = _git(
+        repository,
+        "commit-tree",
+        tree,
+        "-p",
+        parent,
+        "-F",
+        "-",
+        input_bytes=message.encode(),
+        environment=environment,
+    )
+    return result.stdout.decode("ascii").strip()
+
+
+def move_branch(repository: Path, branch: str, new: str, expected: str | None) -> None:
+    """Point `branch` at `new` if it still points at `expected` (None: if it does not exist).
+
+    `git update-ref` checks the old value under the ref's lock, so a branch that moved
+    meanwhile is refused, never overwritten.
+    """
+    check_branch_name(repository, branch)
+    old = expected if expected is not None else "0" * len(new)
+    result = _git(repository, "update-ref", f"refs/heads/{branch}", new, old, check=False)
+    if result.returncode != 0:
+        raise GitError(
+            f"branch {branch!r} moved while publishing; nothing was changed "
+            f"({result.stderr.decode('utf-8', 'replace').strip()})"
+        )

@@ -1,0 +1,247 @@
+"""Publishing a linked workspace: one commit on a branch, written with git's plumbing only.
+
+The commit's files under the workspace's folder are what `export_evals` writes for the
+suites and files (not `formatted.jsonl`); the work tree, the index and the checked-out branch
+are never touched, and a branch is only ever moved forward (docs/sync.md, "Publishing").
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import models, transaction
+
+from ..eval_files.discovery import discover_tree
+from ..models import (
+    ActivityRecord,
+    Case,
+    ReviewEvent,
+    ReviewStatus,
+    Suite,
+    Workspace,
+    WorkspaceFile,
+)
+from . import git_repository
+from .activity import record_activity
+from .exporting import exported_texts
+from .repository_sync import commit_tree, repository_of
+
+DEFAULT_MESSAGE = "Publish eval cases reviewed in agentv-web"
+
+
+class PublishRefused(Exception):
+    """The publish cannot be done as asked; nothing was written. The message says why."""
+
+
+@dataclass(frozen=True)
+class PublishedCase:
+    """A case whose published version differs from its base, and who approved it."""
+
+    suite_path: str
+    case_id: str
+    approved_by: tuple[str, ...]
+
+
+@dataclass
+class PublishResult:
+    """The commit made (None when there was nothing to publish) and what it changed."""
+
+    branch: str
+    commit: str | None = None
+    created_branch: bool = False
+    changed: list[PublishedCase] = field(default_factory=list)
+
+
+def publish_workspace(
+    workspace: Workspace,
+    branch: str,
+    *,
+    approved_only: bool = False,
+    message: str = "",
+    actor: User | None = None,
+) -> PublishResult:
+    """Commit the workspace's suites and files on `branch` (made from the base if missing).
+
+    With `approved_only`, a case that is not approved keeps its base content (and one made in
+    the app is left out). Raises PublishRefused when the branch moved away from the base,
+    NotLinked, or GitError. The base, and the branch the workspace follows, move to the commit.
+    """
+    repository = repository_of(workspace)
+    with transaction.atomic():
+        locked = Workspace.objects.select_for_update().get(pk=workspace.pk)
+        base = locked.base_commit
+        tip = git_repository.branch_commit(repository, branch)
+        if tip is not None and not git_repository.is_ancestor(repository, tip, base):
+            raise PublishRefused(
+                f"branch {branch!r} is at {tip[:12]}, which the workspace's base "
+                f"{base[:12]} does not contain: someone committed there since the last sync. "
+                "Sync with that branch first, or publish to another branch; nothing was changed"
+            )
+        result = PublishResult(branch=branch, created_branch=tip is None)
+        published = _Published(approved_only)
+        texts = dict(exported_texts(locked, published.documents_of))
+        # What did not change since the base keeps the repository's bytes: an export spells
+        # YAML its own way, and a commit should show the team's changes, not a reformatting.
+        kept = set(locked.files.filter(base_text=models.F("text")).values_list("path", flat=True))
+        changes = _changes(
+            repository, base, locked.repository_folder, texts, kept, published.published
+        )
+        base_tree = git_repository.tree_of(repository, base)
+        tree = git_repository.write_tree(repository, base_tree, changes)
+        result.changed = published.changed()
+        if tree == base_tree:
+            return result  # nothing differs from the base: no empty commit
+        commit_message = _message(message or DEFAULT_MESSAGE, result.changed, approved_only)
+        author = _identity(actor)
+        commit = git_repository.commit_tree(repository, tree, base, commit_message, author)
+        git_repository.move_branch(repository, branch, commit, tip)
+        result.commit = commit
+        published.move_bases(locked, texts)
+        locked.base_commit, locked.repository_branch = commit, branch
+        locked.save(update_fields=["base_commit", "repository_branch", "updated_at"])
+        workspace.base_commit, workspace.repository_branch = commit, branch
+        record_activity(
+            locked, actor, ActivityRecord.Action.PUBLISHED, commit[:12], f"on branch {branch}"
+        )
+    return result
+
+
+class _Published:
+    """Chooses each case's published document, and remembers what it chose."""
+
+    def __init__(self, approved_only: bool) -> None:
+        self.approved_only = approved_only
+        self.bases: list[tuple[int, dict[Any, Any]]] = []  # (case pk, published document)
+        self._changed: list[tuple[int, str, str]] = []  # (case pk, suite path, case id)
+        self.suites: list[int] = []
+        # What each suite's file holds as published: its header and case documents.
+        self.published: dict[str, tuple[Any, list[dict[Any, Any]]]] = {}
+
+    def documents_of(self, suite: Suite) -> Iterator[dict[Any, Any]] | None:
+        rows = list(
+            suite.cases.order_by("position").values_list(
+                "pk", "case_id", "document", "base_document", "status"
+            )
+        )
+        approved = any(status == ReviewStatus.APPROVED for *_, status in rows)
+        if self.approved_only and suite.base_document is None and not approved:
+            return None  # a suite made in the app, with nothing approved yet
+        self.suites.append(suite.pk)
+        return self._chosen(suite, rows)
+
+    def _chosen(
+        self, suite: Suite, rows: list[tuple[int, str, Any, Any, str]]
+    ) -> Iterator[dict[Any, Any]]:
+        chosen = self.published.setdefault(suite.path, (suite.document, []))[1]
+        for document in self._documents(suite, rows):
+            chosen.append(document)
+            yield document
+
+    def _documents(
+        self, suite: Suite, rows: list[tuple[int, str, Any, Any, str]]
+    ) -> Iterator[dict[Any, Any]]:
+        for pk, case_id, document, base, status in rows:
+            chosen = document
+            if self.approved_only and status != ReviewStatus.APPROVED:
+                chosen = base
+            if chosen is None:
+                continue
+            if chosen != base:
+                self._changed.append((pk, suite.path, case_id))
+                self.bases.append((pk, chosen))
+            yield chosen
+
+    def changed(self) -> list[PublishedCase]:
+        approvers: dict[int, list[str]] = {}
+        events = ReviewEvent.objects.filter(
+            case_id__in=[pk for pk, _, _ in self._changed], action=ReviewEvent.Action.APPROVED
+        ).values_list("case_id", "actor__username")
+        for case_pk, username in events.order_by("created_at", "pk"):
+            approvers.setdefault(case_pk, []).append(username or "a removed user")
+        statuses = dict(
+            Case.objects.filter(pk__in=[pk for pk, _, _ in self._changed]).values_list(
+                "pk", "status"
+            )
+        )
+        return [
+            PublishedCase(
+                path,
+                case_id,
+                tuple(approvers.get(pk, [])[-1:]) if statuses[pk] == ReviewStatus.APPROVED else (),
+            )
+            for pk, path, case_id in self._changed
+        ]
+
+    def move_bases(self, workspace: Workspace, texts: dict[str, str]) -> None:
+        for pk, document in self.bases:
+            Case.objects.filter(pk=pk).update(base_document=document)
+        for suite in Suite.objects.filter(pk__in=self.suites):
+            if suite.base_document != suite.document:
+                Suite.objects.filter(pk=suite.pk).update(base_document=suite.document)
+        for row in WorkspaceFile.objects.filter(workspace=workspace):
+            if row.base_text != texts.get(row.path, row.base_text):
+                WorkspaceFile.objects.filter(pk=row.pk).update(base_text=texts[row.path])
+
+
+def _changes(
+    repository: Any,
+    base: str,
+    folder: str,
+    texts: dict[str, str],
+    kept: set[str],
+    published: dict[str, tuple[Any, list[dict[Any, Any]]]],
+) -> dict[str, str | None]:
+    """Blob ids by repository path: every exported file that differs from the base, and None
+    for each eval file of the base that the workspace no longer has. A file `kept` (unchanged
+    since the base) and an eval file whose header and cases are the base's keep their bytes."""
+    prefix = f"{folder}/" if folder else ""
+    tree = commit_tree(repository, base, folder)
+    existing = {entry.name: entry.object_id for entry in _listing(repository, base, folder)}
+    changes: dict[str, str | None] = {}
+    kept = set(kept)
+    for eval_file in discover_tree(tree).eval_files:
+        if eval_file.path not in texts:
+            changes[prefix + eval_file.path] = None
+        elif published.get(eval_file.path) == (eval_file.contents.header, eval_file.contents.cases):
+            kept.add(eval_file.path)
+    for path, text in texts.items():
+        if path in kept and path in existing:
+            continue
+        content = text.encode("utf-8")
+        if existing.get(path) == _blob_id(content, len(existing.get(path, "0" * 40))):
+            continue
+        changes[prefix + path] = git_repository.write_blob(repository, content)
+    return changes
+
+
+def _listing(repository: Any, commit: str, folder: str) -> list[git_repository.TreeEntry]:
+    return git_repository.list_files(repository, commit, folder)
+
+
+def _blob_id(content: bytes, length: int) -> str:
+    """The id git gives `content` as a blob (SHA-1 or SHA-256 by the repository's id length)."""
+    algorithm = hashlib.sha256 if length == 64 else hashlib.sha1
+    return algorithm(b"blob %d\0" % len(content) + content).hexdigest()
+
+
+def _message(title: str, changed: list[PublishedCase], approved_only: bool) -> str:
+    lines = [title.strip(), ""]
+    if approved_only:
+        lines += ["Only approved cases; the others keep the repository's version.", ""]
+    if not changed:
+        lines.append("No case changed.")
+    for case in changed:
+        who = f"approved by {', '.join(case.approved_by)}" if case.approved_by else "not approved"
+        lines.append(f"- {case.suite_path} {case.case_id} ({who})")
+    return "\n".join(lines) + "\n"
+
+
+def _identity(actor: User | None) -> tuple[str, str] | None:
+    if actor is None:
+        return None
+    name = actor.get_full_name() or actor.get_username()
+    return name, actor.email or f"{actor.get_username()}@agentv-web.invalid"

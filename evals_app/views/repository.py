@@ -1,0 +1,133 @@
+"""The linked repository on the workspace page: check for changes, apply them, publish; and
+the conflict a sync left on a case, resolved from its editor (docs/sync.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from ..models import Suite
+from ..permissions import Capability, signed_in_user, workspace_access
+from ..services.conflicts import NoConflict, keep_mine, take_theirs
+from ..services.formatting import WorkspaceFormatter
+from ..services.git_repository import GitError
+from ..services.importing import ImportFailed
+from ..services.publishing import PublishRefused, publish_workspace
+from ..services.repository_sync import NotLinked, sync_repository
+from ..services.syncing import OUTCOME_KINDS, UNCHANGED, CaseOutcome
+from .document_diffs import document_diff
+from .htmx_request import HtmxHttpRequest
+from .lookups import case_or_404
+
+MAX_DIFFS = 100  # cases shown with their diffs on the check page; the counts cover them all
+REFUSALS = (GitError, NotLinked, ImportFailed)
+
+
+@require_GET
+def repository_check(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """What a sync with the linked branch would do, case by case, before it is applied."""
+    access = workspace_access(request.user, slug, Capability.MANAGE)
+    workspace = access.workspace
+    try:
+        commit, report = sync_repository(workspace, dry_run=True)
+    except REFUSALS as error:
+        messages.error(request, f"The repository could not be read: {error}")
+        return redirect(workspace)
+    suites = {suite.path: suite for suite in workspace.suites.all()}
+    formatter = WorkspaceFormatter(workspace)
+    shown = report.outcomes[:MAX_DIFFS]
+    context: dict[str, Any] = {
+        "workspace": workspace,
+        "access": access,
+        "commit": commit,
+        "report": report,
+        "counts": [(kind, report.counts[kind]) for kind in OUTCOME_KINDS],
+        "changes": [_change(formatter, suites, outcome) for outcome in shown],
+        "hidden": len(report.outcomes) - len(shown),
+        "unchanged": UNCHANGED,
+    }
+    return render(request, "evals/repository_check.html", context)
+
+
+@require_POST
+def repository_sync(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Apply the sync that was checked: the commit the check page showed."""
+    access = workspace_access(request.user, slug, Capability.MANAGE)
+    workspace = access.workspace
+    commit = request.POST.get("commit", "")
+    try:
+        commit, report = sync_repository(workspace, commit or None, actor=signed_in_user(request))
+    except REFUSALS as error:
+        messages.error(request, f"Nothing was synced: {error}")
+        return redirect(workspace)
+    counts = ", ".join(f"{report.counts[kind]} {kind}" for kind in OUTCOME_KINDS)
+    messages.success(request, f"Synced with {commit[:12]}: {counts}.")
+    for outcome in report.conflicts:
+        messages.warning(request, f"Conflict: {outcome.suite_path} {outcome.case_id}")
+    return redirect(workspace)
+
+
+@require_POST
+def repository_publish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Commit the workspace's suites and files on a branch (owners)."""
+    access = workspace_access(request.user, slug, Capability.MANAGE)
+    workspace = access.workspace
+    branch = request.POST.get("branch", "").strip()
+    if not branch:
+        messages.error(request, "Name the branch to publish to.")
+        return redirect(workspace)
+    try:
+        result = publish_workspace(
+            workspace,
+            branch,
+            approved_only=request.POST.get("approved_only") == "on",
+            message=request.POST.get("message", "").strip(),
+            actor=signed_in_user(request),
+        )
+    except (PublishRefused, GitError, NotLinked) as error:
+        messages.error(request, f"Nothing was published: {error}")
+        return redirect(workspace)
+    if result.commit is None:
+        messages.info(request, "Nothing to publish: the repository already holds every case.")
+    else:
+        count = len(result.changed)
+        messages.success(
+            request,
+            f"Published {count} changed case{'s' * (count != 1)} as {result.commit[:12]} "
+            f"on {branch}.",
+        )
+    return redirect(workspace)
+
+
+@require_POST
+def case_resolve(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
+    """Resolve the case's conflict with the repository: take theirs or keep mine."""
+    access, case = case_or_404(request, slug, suite_pk, case_pk, Capability.EDIT)
+    actor = signed_in_user(request)
+    choice = request.POST.get("resolution")
+    try:
+        if choice == "theirs":
+            kept = take_theirs(case, actor)
+            messages.success(request, f"{case.case_id} now holds the repository's version.")
+            if kept is None:
+                return redirect("suite_detail", access.workspace.slug, suite_pk)
+        elif choice == "mine":
+            keep_mine(case, actor)
+            messages.success(request, f"Kept your version of {case.case_id}.")
+        else:
+            messages.error(request, "Choose Take theirs or Keep mine.")
+    except NoConflict as error:
+        messages.info(request, str(error))
+    return redirect("case_editor", access.workspace.slug, suite_pk, case_pk)
+
+
+def _change(
+    formatter: WorkspaceFormatter, suites: dict[str, Suite], outcome: CaseOutcome
+) -> dict[str, Any]:
+    suite = suites.get(outcome.suite_path)  # None: a suite the files add
+    diff = document_diff(formatter, suite, outcome.mine, outcome.theirs) if suite else None
+    return {"outcome": outcome, "diff": diff}
