@@ -66,7 +66,7 @@ def test_the_workspace_page_shows_suites_review_configs_and_files(
 
     expect(editor.get_by_role("heading", name="Guideline patterns")).to_be_visible()
     expect(editor.get_by_role("article", name=".agentv/config.yaml")).to_contain_text(
-        "Governs 5 suites"
+        "Governs 6 suites"
     )
     expect(editor.get_by_role("link", name="evals/coding/review.yaml")).to_be_visible()
     screenshot(editor, "workspace.png")

@@ -51,7 +51,7 @@ def test_import_stores_the_summaries_that_formatting_gives(example_root: Path) -
     workspace = import_workspace(example_root, "Examples").workspace
 
     cases = Case.objects.filter(suite__workspace=workspace)
-    assert cases.count() == 17
+    assert cases.count() == 21
     for case in cases:
         stored = summary(case)
         assert stored["summary_current"] is True

@@ -16,7 +16,8 @@ from tests.strategies import cases
 EXAMPLE_CASES = [
     pytest.param(case, id=f"{path.name}:{case['id']}")
     for path in sorted((EXAMPLES / "evals").rglob("*.y*ml"))
-    for case in load_yaml(path.read_bytes()).data["evalcases"]
+    for data in [load_yaml(path.read_bytes()).data]
+    for case in data.get("evalcases") or data["tests"]
 ]
 
 

@@ -84,7 +84,7 @@ def test_any_plain_data_is_written_as_pyyaml_writes_it(document: Any) -> None:
 def test_the_example_suites_need_no_fallback(path: Any) -> None:
     document = load_yaml(path.read_bytes()).data
 
-    for case in document["evalcases"]:
+    for case in document.get("evalcases") or document["tests"]:
         assert emit_yaml([case]) == dump_yaml_with_pyyaml([case])
 
 
