@@ -13,7 +13,7 @@ from pytest_django.live_server_helper import LiveServer
 from evals_app.models import Case, Membership, Workspace
 from evals_app.services.importing import import_workspace
 from tests.browser.conftest import editor_of
-from tests.browser.pages import open_editor, save_status, sign_in
+from tests.browser.pages import editor_url, save_status, sign_in
 from tests.factories import member
 from tests.integration.test_periods import PERIODS
 
@@ -38,7 +38,9 @@ def test_a_tool_calls_output_is_saved_and_kept_beside_a_mapping_content(
     page: Page, periods: Workspace, carol: User, live_server: LiveServer
 ) -> None:
     sign_in(page, carol, live_server.url)
-    open_editor(page, periods, CASE)
+    page.goto(editor_url(periods, CASE))
+    # A `tests` file is formatted by the AgentV 2026 profile: a preview per expanded test.
+    expect(page.get_by_role("region", name=f"Expanded test {CASE}")).to_be_visible()
     mapping = page.get_by_label("Content of turn 1, a mapping (JSON)")
     output = page.get_by_label("Output (JSON)")
     expect(output).to_have_value(json.dumps({"price": 9, "currency": "EUR"}, indent=2))
