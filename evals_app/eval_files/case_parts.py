@@ -181,33 +181,12 @@ def _split_case(document: dict[Any, Any]) -> CaseParts:
         present.add("outcome")
         skeleton[outcome_key] = None
 
-    found_input = _take(skeleton, INPUT_PATHS)
-    input_path: tuple[str, ...] = INPUT_PATHS[0]
-    input_form: MessagesForm = "messages"
-    input_messages: list[dict[Any, Any]] = []
-    if found_input is not None:
-        input_path, value = found_input
-        read = _read_messages(value, "user", _field(input_path))
-        if read is None:
-            unread.append("input")
-            _put(skeleton, input_path, value)
-        else:
-            input_form, input_messages = read
-            present.add("input")
-
-    found_expected = _take(skeleton, EXPECTED_PATHS)
-    expected_path: tuple[str, ...] = EXPECTED_PATHS[0]
-    expected_form: MessagesForm = "messages"
-    expected_messages: list[dict[Any, Any]] = []
-    if found_expected is not None:
-        expected_path, value = found_expected
-        read = _read_messages(value, "assistant", _field(expected_path))
-        if read is None:
-            unread.append("expected")
-            _put(skeleton, expected_path, value)
-        else:
-            expected_form, expected_messages = read
-            present.add("expected")
+    input_path, input_form, input_messages = _take_messages(
+        skeleton, INPUT_PATHS, "user", "input", present, unread
+    )
+    expected_path, expected_form, expected_messages = _take_messages(
+        skeleton, EXPECTED_PATHS, "assistant", "expected", present, unread
+    )
 
     target_path, target = TARGET_PATHS[0], None
     found_target = _take(skeleton, TARGET_PATHS)
@@ -297,6 +276,29 @@ def _one_of(value: Any, allowed: tuple[Any, ...]) -> Any:
 
 def _field(path: tuple[str, ...]) -> str:
     return ".".join(path)
+
+
+def _take_messages(
+    skeleton: dict[Any, Any],
+    paths: tuple[tuple[str, ...], ...],
+    default_role: str,
+    part: str,
+    present: set[str],
+    unread: list[str],
+) -> tuple[tuple[str, ...], MessagesForm, list[dict[Any, Any]]]:
+    """Take the conversation or the expected answer out of `skeleton`: where it was, in which
+    shape, its messages. A value that holds no messages stays in the skeleton, as written."""
+    found = _take(skeleton, paths)
+    if found is None:
+        return paths[0], "messages", []
+    path, value = found
+    read = _read_messages(value, default_role, _field(path))
+    if read is None:
+        unread.append(part)
+        _put(skeleton, path, value)
+        return path, "messages", []
+    present.add(part)
+    return path, read[0], read[1]
 
 
 def _take(document: dict[Any, Any], paths: tuple[tuple[str, ...], ...]) -> Any:
