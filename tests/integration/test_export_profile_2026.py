@@ -16,25 +16,12 @@ from evals_app.formatting.profile_2026 import format_tests_2026
 from evals_app.formatting.workspace_files import DirectoryFiles
 from evals_app.models import Workspace
 from evals_app.services.importing import import_workspace
+from tests.integration.test_export_evals_command import FIELDS
 
 pytestmark = pytest.mark.django_db
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "today"
 SUITE = "evals/shop/shop.eval.yaml"
-FIELDS = [
-    "file",
-    "id",
-    "mode",
-    "question",
-    "guidelines",
-    "chat_prompt",
-    "evaluator_prompt",
-    "role_markers",
-    "reason",
-    "warnings",
-    "profile",
-    "system_message",
-]
 
 
 @pytest.fixture
