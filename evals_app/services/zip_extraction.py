@@ -147,7 +147,7 @@ def _extract_member(
                 out.write(chunk)
     except (zipfile.BadZipFile, EOFError, zlib.error) as error:
         raise ZipRefused(f"it is damaged ({error}).", name) from None
-    except NotImplementedError:
+    except NotImplementedError:  # how zipfile says it lacks an entry's compression method
         raise ZipRefused("it uses a compression method that is not supported.", name) from None
     except OSError:
         raise ZipRefused(
