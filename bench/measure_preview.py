@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .figures import Figure, at_least, at_most, median, percentile, progress, report
-from .server import Session, form_fields, server_times
+from .html_forms import form_fields
+from .server import Session, server_times
 
 TYPISTS = 20
 INTERVAL = 0.25  # seconds between one typist's previews

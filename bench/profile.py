@@ -19,8 +19,8 @@ from pathlib import Path
 from .environment import USERNAME, join, prepare
 from .figures import progress
 from .generate import PROFILES, SHORT_VALUES, GeneratedWorkspace, generate_workspace
+from .html_forms import form_fields
 from .measure_files import export_workspace, import_workspace
-from .server import form_fields
 
 TARGETS = ("import", "export", "suite", "editor", "preview")
 WORKSPACE = "profiled"

@@ -15,7 +15,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -118,60 +117,6 @@ def log_in(port: int, password: str) -> Session:
     if status != 302 or "sessionid" not in session.cookies:
         raise RuntimeError(f"logging in answered {status}")
     return session
-
-
-class FormFields(HTMLParser):
-    """The fields a browser submits from the form with id `form_id` (buttons left out)."""
-
-    def __init__(self, form_id: str) -> None:
-        super().__init__()
-        self.form_id = form_id
-        self.inside = False
-        self.fields: dict[str, str] = {}
-        self._textarea: str | None = None
-        self._select: str | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        """Collect inputs, text areas and selects of the form."""
-        attributes = {key: value or "" for key, value in attrs}
-        if tag == "form":
-            self.inside = attributes.get("id") == self.form_id
-        if tag == "option" and self._select is not None and "selected" in attributes:
-            self.fields[self._select] = attributes.get("value", "")
-        if not self.inside or "name" not in attributes:
-            return
-        name = attributes["name"]
-        if tag == "input" and attributes.get("type") not in ("submit", "radio", "checkbox"):
-            self.fields[name] = attributes.get("value", "")
-        elif tag == "textarea":
-            self._textarea = name
-            self.fields[name] = ""
-        elif tag == "select":
-            self._select = name
-
-    def handle_endtag(self, tag: str) -> None:
-        """Close the form, text area or select being read."""
-        if tag == "form":
-            self.inside = False
-        elif tag == "textarea":
-            self._textarea = None
-        elif tag == "select":
-            self._select = None
-
-    def handle_data(self, data: str) -> None:
-        """A text area's content, less the line break browsers drop right after `<textarea>`."""
-        if self._textarea is not None:
-            current = self.fields[self._textarea]
-            if not current and data.startswith("\n"):
-                data = data[1:]
-            self.fields[self._textarea] = current + data
-
-
-def form_fields(html: str, form_id: str) -> dict[str, str]:
-    """The fields of the form `form_id` in `html`."""
-    parser = FormFields(form_id)
-    parser.feed(html)
-    return parser.fields
 
 
 def access_log(environment: Environment, port: int) -> Path:

@@ -20,7 +20,9 @@ from .eval_files.case_parts import CaseParts, Spelling, join_case, split_case
 from .eval_files.dialects import ROLES
 from .eval_files.json_text import decode_json, encode_json, has_typed_keys
 from .eval_files.key_order import ordered_mapping, split_mapping
+from .eval_files.test_parts import ASSERT_KEYS, join_test, split_test
 from .request_numbers import parse_number
+from .test_drafts import TEST_ACTIONS, TestDraft, TestFormError
 
 SECTIONS = ("input", "expected")
 EVALUATOR_TYPES = ("llm_judge", "code")
@@ -268,6 +270,8 @@ class CaseDraft:
     original_outcome: Any = None
     original_target: Any = None
     original_evaluators: list[Any] | None = None
+    # Today's test: its variables, asserts and conversation turns.
+    test: TestDraft = field(default_factory=TestDraft)
     version: int = 0
 
     def turns(self, section: str) -> list[TurnDraft]:
@@ -289,6 +293,7 @@ class CaseDraft:
         evaluators: list[Any] | None = [evaluator.document() for evaluator in self.evaluators]
         if not evaluators and self.original_evaluators is None:
             evaluators = None
+        skeleton = join_test(self.skeleton, self.spelling, self.test.parts(problems))
         if problems:
             raise DraftValueError(problems)
         parts = CaseParts(
@@ -299,7 +304,7 @@ class CaseDraft:
             target=_unless_unchanged(self.target, self.original_target),
             evaluators=evaluators,
             spelling=self.spelling,
-            skeleton=self.skeleton,
+            skeleton=skeleton,
             unread=self.unread,
         )
         document = join_case(parts)
@@ -324,6 +329,7 @@ class CaseDraft:
             original_outcome=parts.outcome,
             original_target=parts.target,
             original_evaluators=parts.evaluators,
+            test=TestDraft.from_parts(split_test(parts.skeleton, parts.spelling)),
             version=version,
         )
 
@@ -340,6 +346,11 @@ class CaseDraft:
         if not isinstance(skeleton, dict) or not isinstance(unread, list):
             raise DraftFormError("case-meta: malformed")
         evaluators = meta.get("evaluators")
+        asserts_key = next((key for key in ASSERT_KEYS if key in skeleton), ASSERT_KEYS[0])
+        try:
+            test = TestDraft.from_form(form, asserts_key)
+        except TestFormError as error:
+            raise DraftFormError(str(error)) from None
         return cls(
             case_id=form.get("id", ""),
             outcome=_text(form.get("outcome", "")),
@@ -356,6 +367,7 @@ class CaseDraft:
             original_outcome=meta.get("outcome"),
             original_target=meta.get("target"),
             original_evaluators=evaluators if isinstance(evaluators, list) else None,
+            test=test,
             version=_integer(form.get("version", "0"), "version"),
         )
 
@@ -365,7 +377,7 @@ class CaseDraft:
         Returns the id of the form control that should get the keyboard focus afterwards.
         """
         verb, *args = action.split(":")
-        handler = _ACTIONS.get(verb)
+        handler = _ACTIONS.get(verb) or TEST_ACTIONS.get(verb)
         if handler is None:
             raise DraftFormError(f"unknown editor action {action!r}")
         try:

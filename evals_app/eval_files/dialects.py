@@ -16,6 +16,7 @@ from ..formatting.guideline_patterns import DEFAULT_GUIDELINE_PATTERNS as DEFAUL
 
 Profile = Literal["agentv-2025", "agentv-2026"]
 PROFILES: tuple[Profile, ...] = ("agentv-2025", "agentv-2026")
+PROFILE_2025, PROFILE_2026 = PROFILES
 PROFILE_LABELS: dict[Profile, str] = {
     "agentv-2025": "AgentV 2025 (guidelines, `evalcases` files)",
     "agentv-2026": "AgentV 2026 (today's `tests` files)",

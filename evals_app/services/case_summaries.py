@@ -17,13 +17,13 @@ from django.db.models import Q
 
 from ..eval_files.case_parts import split_case
 from ..eval_files.configs import is_config_path
+from ..eval_files.dialects import PROFILE_2026
 from ..eval_files.errors import EvalFileError
 from ..formatting.engine import FormattedCase
 from ..formatting.profile_2026 import FormattedTest
 from ..models import Case, Suite, Workspace
 from .formatting import WorkspaceFormatter
 
-PROFILE_2026 = "agentv-2026"
 SUMMARY_FIELDS = [
     "summary_current",
     "input_turns",

@@ -7,14 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..eval_files.case_parts import split_case
-from ..eval_files.dialects import PROFILES
+from ..eval_files.dialects import PROFILE_2026
 from ..formatting.engine import FormattedCase, Mode
 from ..formatting.profile_2026 import FormattedTest
 from ..formatting.toon import encode_turns
 from ..models import Suite
 from .formatting import WorkspaceFormatter
-
-PROFILE_2026 = PROFILES[1]
 
 
 def formatted_rows(

@@ -20,6 +20,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
 from ..case_drafts import CaseDraft, DraftFormError, DraftValueError
+from ..eval_files.dialects import PROFILE_2026
 from ..eval_files.errors import EvalFileError
 from ..eval_files.yaml_dumper import dump_yaml
 from ..formatting.engine import MODES
@@ -45,6 +46,8 @@ def case_editor(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
     access, case = case_or_404(request, slug, suite_pk, case_pk)
     if request.method == "GET":
         draft = CaseDraft.from_document(case.document, case.version)
+        if case.suite.profile != PROFILE_2026:
+            draft.test.offer_only_present()
         return _render_editor(request, access, case, draft)
     access.require(Capability.EDIT)
     try:

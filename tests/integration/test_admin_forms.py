@@ -12,6 +12,7 @@ from django.db.models import Model, TextField
 from django.test import Client
 from django.urls import reverse
 
+from bench.html_forms import form_fields
 from evals_app.models import (
     ActivityRecord,
     Case,
@@ -23,7 +24,6 @@ from evals_app.models import (
 from evals_app.models.ordered_json import OrderedJSONField, readable_json
 from tests import factories
 from tests.factories import key_orders
-from tests.html_forms import form_fields
 
 pytestmark = pytest.mark.django_db
 

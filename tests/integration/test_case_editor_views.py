@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from bench.server import form_fields
+from bench.html_forms import form_fields
 from evals_app.models import Case, Suite, Workspace
 from evals_app.services.case_editing import save_case
 from evals_app.services.documents import case_document

@@ -11,7 +11,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from bench.server import form_fields
+from bench.html_forms import form_fields
 from evals_app.eval_files.yaml_dumper import dump_yaml
 from evals_app.models import Case, Suite
 from tests import factories

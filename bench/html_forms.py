@@ -6,10 +6,13 @@ from collections.abc import Callable
 from html.parser import HTMLParser
 
 
-def form_fields(html: str, chosen: Callable[[str], bool]) -> dict[str, str]:
-    """The fields of the forms of `html` whose id `chosen` accepts, with the values a browser
-    would send unchanged: text boxes, hidden and checked inputs, chosen options (the first when
-    none is marked). Submit buttons are left out."""
+def form_fields(html: str, chosen: str | Callable[[str], bool]) -> dict[str, str]:
+    """The fields of the form with the id `chosen` (or of the forms whose id it accepts), with
+    the values a browser would send unchanged: text boxes, hidden and checked inputs, chosen
+    options (the first when none is marked). Submit buttons are left out."""
+    if isinstance(chosen, str):
+        form_id = chosen
+        chosen = form_id.__eq__
     parser = _FormFields(chosen)
     parser.feed(html)
     return dict(parser.fields)
