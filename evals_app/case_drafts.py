@@ -16,7 +16,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .eval_files.case_parts import CaseParts, Spelling, join_case, split_case
+from .eval_files.case_parts import (
+    CaseParts,
+    Spelling,
+    join_case,
+    new_case_spelling,
+    spell_absent_parts,
+    split_case,
+)
 from .eval_files.dialects import ROLES
 from .eval_files.json_text import decode_json, encode_json, has_typed_keys
 from .eval_files.key_order import ordered_mapping, split_mapping
@@ -370,6 +377,16 @@ class CaseDraft:
             test=test,
             version=_integer(form.get("version", "0"), "version"),
         )
+
+    def fit_suite(self, cases_key: str | None, *, today: bool, prompts: bool) -> None:
+        """Fit a draft of a stored case to its suite before the editor first shows it: parts
+        the case lacks go where new cases of its file put them, and a case of an older period
+        is offered no variables, asserts or turns it does not have (`today`: the suite is
+        formatted by the AgentV 2026 profile)."""
+        like = new_case_spelling(cases_key, prompts=prompts)
+        self.spelling = spell_absent_parts(self.spelling, like)
+        if not today:
+            self.test.offer_only_present()
 
     def apply(self, action: str) -> str | None:
         """Apply one structural edit (`add-turn:input:user`, `move-block:input:2:0:up`, …).

@@ -201,3 +201,74 @@ def period_eval_files(
     document.update(draw(st.dictionaries(keys.map(lambda k: "x_" + k), extra_values, max_size=2)))
     order = draw(st.permutations(list(document)))
     return {key: document[key] for key in order}
+
+
+# Today's tests: variables of every type, asserts of every kind (argv commands, weights and
+# `required` as a number included), conversation tests with turns and settings.
+variable_values = st.one_of(
+    tricky_text,
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.booleans(),
+    st.lists(st.text(alphabet="abc xyz", min_size=1, max_size=8), min_size=1, max_size=3),
+    extra_values,
+)
+typed_assert = st.one_of(
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["contains", "regex", "equals"]), "value": tricky_text},
+        optional={
+            "weight": st.one_of(st.integers(0, 5), st.floats(0, 5)),
+            "required": st.one_of(st.booleans(), st.floats(0, 1)),
+            "name": keys,
+        },
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("llm-rubric")},
+        optional={"value": tricky_text, "prompt": tricky_text, "weight": st.integers(1, 3)},
+    ),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("script"),
+            "command": st.one_of(tricky_text, st.lists(keys, min_size=1, max_size=3)),
+        },
+        optional={"cwd": keys, "required": st.booleans()},
+    ),
+    st.fixed_dictionaries({"type": keys}, optional={"value": extra_values, "threshold": scalars}),
+)
+asserts = st.lists(st.one_of(tricky_text, typed_assert), max_size=4)
+conversation_turn = st.fixed_dictionaries(
+    {"input": st.one_of(tricky_text, st.lists(message, min_size=1, max_size=2))},
+    optional={
+        "expected_output": st.one_of(tricky_text, extra_values),
+        "assert": asserts,
+        "x_note": extra_values,
+    },
+)
+
+
+@st.composite
+def today_tests(draw: st.DrawFn, case_id: str = "case") -> dict[str, Any]:
+    """A test of today's format: `vars` (with the input or not), `criteria`, `assert`, and
+    perhaps a conversation, in any key order."""
+    test: dict[str, Any] = {"id": case_id}
+    if draw(st.booleans()):
+        test["criteria"] = draw(tricky_text)
+    variables = draw(st.dictionaries(keys.filter(lambda k: k != "input"), variable_values))
+    if draw(st.booleans()):
+        variables["input"] = draw(conversation)
+    if variables or draw(st.booleans()):
+        test["vars"] = variables
+    if draw(st.booleans()):
+        test[draw(st.sampled_from(["assert", "assertions"]))] = draw(asserts)
+    if draw(st.booleans()):
+        test["mode"] = "conversation"
+        test["turns"] = draw(st.lists(conversation_turn, max_size=3))
+        for name, values in (
+            ("aggregation", st.sampled_from(["mean", "min", "max", "median"])),
+            ("on_turn_failure", st.sampled_from(["continue", "stop"])),
+            ("window_size", st.integers(1, 5)),
+        ):
+            if draw(st.booleans()):
+                test[name] = draw(values)
+    order = draw(st.permutations(list(test)))
+    return {key: test[key] for key in order}

@@ -254,10 +254,38 @@ def join_case(parts: CaseParts) -> dict[Any, Any]:
     return document
 
 
-def new_case_parts(case_id: str, like: CaseParts | None, cases_key: str | None) -> CaseParts:
+def new_case_spelling(cases_key: str | None, *, prompts: bool = False) -> Spelling:
+    """How a new case of a file with this list of cases spells its parts. In a file with
+    `prompts` (today's format) the conversation and the expected answer are variables."""
+    spelling = NEW_CASE_SPELLINGS.get(cases_key, Spelling())
+    if prompts:
+        spelling = replace(
+            spelling, input_path=("vars", "input"), expected_path=("vars", "expected_output")
+        )
+    return spelling
+
+
+def spell_absent_parts(spelling: Spelling, like: Spelling) -> Spelling:
+    """`spelling` with the parts the case lacks placed where `like` places them, so that an
+    outcome typed into a today's test becomes its `criteria`, not an `outcome` key."""
+    present = spelling.present
+    return replace(
+        spelling,
+        outcome_key=spelling.outcome_key if "outcome" in present else like.outcome_key,
+        input_path=spelling.input_path if "input" in present else like.input_path,
+        expected_path=spelling.expected_path if "expected" in present else like.expected_path,
+        evaluators_path=(
+            spelling.evaluators_path if "evaluators" in present else like.evaluators_path
+        ),
+    )
+
+
+def new_case_parts(
+    case_id: str, like: CaseParts | None, cases_key: str | None, *, prompts: bool = False
+) -> CaseParts:
     """An empty case spelled like `like` (a case of the same file), else as new cases of a file
-    with this list of cases are spelled: one empty user turn."""
-    spelling = like.spelling if like is not None else NEW_CASE_SPELLINGS.get(cases_key, Spelling())
+    with this list of cases are spelled (`new_case_spelling`): one empty user turn."""
+    spelling = like.spelling if like is not None else new_case_spelling(cases_key, prompts=prompts)
     spelling = replace(spelling, present=frozenset({"outcome", "input"}))
     return CaseParts(
         case_id=case_id,

@@ -37,7 +37,10 @@ def create_case(suite: Suite, case_id: str, author: User | None = None) -> Case:
         last = suite.cases.aggregate(last=Max("position"))["last"]
         first = suite.cases.order_by("position").values_list("document", flat=True).first()
         like = split_case(first) if first is not None else None
-        document = join_case(new_case_parts(case_id, like, suite.cases_key or None))
+        prompts = "prompts" in suite.document
+        document = join_case(
+            new_case_parts(case_id, like, suite.cases_key or None, prompts=prompts)
+        )
         case = Case.objects.create(
             suite=suite,
             position=0 if last is None else last + 1,

@@ -46,8 +46,12 @@ def case_editor(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
     access, case = case_or_404(request, slug, suite_pk, case_pk)
     if request.method == "GET":
         draft = CaseDraft.from_document(case.document, case.version)
-        if case.suite.profile != PROFILE_2026:
-            draft.test.offer_only_present()
+        suite = case.suite
+        draft.fit_suite(
+            suite.cases_key or None,
+            today=suite.profile == PROFILE_2026,
+            prompts="prompts" in suite.document,
+        )
         return _render_editor(request, access, case, draft)
     access.require(Capability.EDIT)
     try:

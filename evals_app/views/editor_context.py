@@ -394,7 +394,17 @@ def preview_context(
 ) -> dict[str, Any]:
     """The template context of the preview pane, including per-turn warning slots."""
     slots = [f"{name}-{index}" for name in SECTIONS for index in range(len(draft.turns(name)))]
-    context: dict[str, Any] = {"mode": mode, "preview": None, "preview_2026": None}
+    context: dict[str, Any] = {
+        "mode": mode,
+        "preview": None,
+        "preview_2026": None,
+        # How many tests each list variable makes, refreshed beside the variable as it is typed.
+        "variable_expansions": [
+            (f"var-{index}", variable.expansions)
+            for index, variable in enumerate(draft.test.variables or [])
+            if variable.expansions is not None
+        ],
+    }
     try:
         parts = read_case(draft.document())
     except DraftValueError as error:
