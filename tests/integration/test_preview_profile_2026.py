@@ -10,6 +10,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from evals_app.models import Case
@@ -100,3 +101,26 @@ def test_the_suite_page_summarises_each_test_by_the_2026_profile(client: Client)
         "only one turn has visible content",
     )
     assert "greet-{{ lang }}" in html
+
+
+@pytest.mark.parametrize("mode", ["lm", "agent"])
+def test_the_preview_shows_what_formatted_jsonl_holds_for_every_test(
+    client: Client, mode: str, tmp_path: Path
+) -> None:
+    call_command("export_evals", "--out", str(tmp_path), "--mode", mode)
+    lines = (tmp_path / "today" / "formatted.jsonl").read_text().splitlines()
+    rows = {row["id"]: row for row in map(json.loads, lines)}
+    shown: dict[str, tuple[str, str | None]] = {}
+
+    for case in Case.objects.all():
+        html = preview(client, case, preview_mode=mode)
+        for chunk in html.split('<section aria-label="Expanded test ')[1:]:
+            test_id, body = chunk.split('"', 1)
+            question = re.search(
+                r'<pre class="prompt formatted-question">\n(.*?)</pre>', body, re.S
+            )
+            system = re.search(r'<pre class="prompt system-message">\n(.*?)</pre>', body, re.S)
+            assert question is not None
+            shown[test_id] = (question.group(1), system.group(1) if system else None)
+
+    assert shown == {key: (row["question"], row["system_message"]) for key, row in rows.items()}
