@@ -144,6 +144,31 @@
     }
   });
 
+  // A preview request that fails (the server answered with an error, or not at all) would leave
+  // the preview showing an older state of the case as if it were current. Say so beside it and
+  // ask again, a little later each time, until one succeeds; any later edit asks at once anyway.
+  const failed = document.getElementById("preview-failed");
+  let retries = 0;
+  const previewFailed = (event) => {
+    if (!preview || event.target !== preview || !failed) {
+      return;
+    }
+    const status = event.detail.xhr && event.detail.xhr.status;
+    const wait = Math.min(1000 * 2 ** retries, 30000);
+    retries += 1;
+    failed.textContent = `The preview is out of date: ${status ? `the server answered ${status}` : "the server did not answer"}. Trying again in ${wait / 1000} s.`;
+    failed.hidden = false;
+    window.setTimeout(() => preview.dispatchEvent(new CustomEvent("preview-stale")), wait);
+  };
+  ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach((name) =>
+    document.body.addEventListener(name, previewFailed));
+  document.body.addEventListener("htmx:afterSwap", (event) => {
+    if (preview && event.target === preview && failed) {
+      retries = 0;
+      failed.hidden = true;
+    }
+  });
+
   // Browsers without CSS `field-sizing: content` get text areas that grow with their text.
   if (!(window.CSS && CSS.supports("field-sizing", "content"))) {
     const grow = (area) => {

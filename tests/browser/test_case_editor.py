@@ -105,6 +105,35 @@ def test_typing_in_the_candidate_answer_and_a_turn_at_once_previews_both(
     )
 
 
+def test_a_preview_the_server_fails_is_said_to_be_out_of_date_and_asked_for_again(
+    editor: Page, example_workspace: Workspace, expected_console_errors: list[str]
+) -> None:
+    """A failed answer must not leave an older preview standing as if it were current."""
+    # htmx logs the failed answer, and Chromium the failed load.
+    expected_console_errors += [r"Response Status Error Code 500", r"status of 500"]
+    open_editor(editor, example_workspace, SINGLE_TURN)
+    failures: list[str] = []
+
+    def fail_the_first_preview(route: Route) -> None:
+        if failures:
+            route.continue_()
+        else:
+            failures.append(route.request.url)
+            route.fulfill(status=500, body="Server Error")
+
+    editor.route("**/preview/", fail_the_first_preview)
+    text_box = text_of(editor, 1)
+    text_box.press("Control+End")
+    text_box.press_sequentially(" Be brief.")
+
+    notice = editor.locator("#preview-failed")
+    expect(notice).to_have_text(
+        "The preview is out of date: the server answered 500. Trying again in 1 s."
+    )
+    expect(question(editor)).to_have_text(re.compile(r"Be brief\.$"))
+    expect(notice).to_be_hidden()
+
+
 def test_text_typed_before_the_page_has_loaded_still_reaches_the_preview(
     editor: Page, example_workspace: Workspace
 ) -> None:
