@@ -299,7 +299,7 @@ _SETTING_LABELS = {
     "mode": "Mode",
     "aggregation": "Score across turns",
     "on_turn_failure": "When a turn fails",
-    "window_size": "Window (earlier exchanges the model sees)",
+    "window_size": "Window (exchanges kept)",
 }
 
 
@@ -444,6 +444,11 @@ class TestPreview:
     def chat_json(self) -> str:
         """The chat prompt as pretty JSON (for the raw view)."""
         return json.dumps(self.test.chat_prompt, indent=2, ensure_ascii=False)
+
+    @property
+    def graded_per_turn(self) -> bool:
+        """Whether a conversation test without asserts of its own has turns that have some."""
+        return any(turn.judges for turn in self.test.turns or ())
 
 
 def _preview_2026(

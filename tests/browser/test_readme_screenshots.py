@@ -82,3 +82,20 @@ def test_the_suite_page_lists_cases_with_their_review_and_formatting(
     expect(editor.get_by_role("search", name="Search, filter and sort cases")).to_be_visible()
     expect(editor.get_by_role("link", name="review-cart-subtotal", exact=True)).to_be_visible()
     screenshot(editor, "suite.png")
+
+
+def test_a_conversation_test_shows_its_turns_beside_each_turns_messages(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    case = example_workspace.suites.get(path="evals/today/help-widget.eval.yaml").cases.get(
+        case_id="order-lookup"
+    )
+    editor.goto(f"/w/{example_workspace.slug}/suites/{case.suite_id}/cases/{case.pk}/")
+    first_turn = editor.get_by_role("listitem", name="Conversation turn 1")
+    first_turn.scroll_into_view_if_needed()
+    second_turn_preview = editor.get_by_role("region", name="Turn 2 of order-lookup")
+    second_turn_preview.scroll_into_view_if_needed()
+
+    expect(first_turn).to_be_in_viewport()
+    expect(second_turn_preview.get_by_text("Earlier answers are stand-ins")).to_be_in_viewport()
+    screenshot(editor, "editor-conversation.png")
