@@ -183,3 +183,14 @@ def test_a_viewer_sees_the_parts_without_edit_controls(client: Client) -> None:
     assert "Add conversation turn" not in html
     assert "add-assert:" not in html
     assert 'name="cturn-0-input" rows="2" class="grow" readonly' in html
+
+
+def test_a_conversation_without_asserts_of_its_own_is_said_to_be_graded_per_turn(
+    client: Client,
+) -> None:
+    case = example_case("order-lookup")
+
+    preview = client.post(editor_url(case, "preview/"), opened(client, case)).content.decode()
+
+    assert "No assert for the conversation as a whole: each turn is graded" in preview
+    assert "not graded: no assert" not in preview
