@@ -7,8 +7,11 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evals_app.case_drafts import CaseDraft, DraftValueError
+from evals_app.formatting.profile_2026.expansion import expand_test, read_prompts
+from evals_app.formatting.workspace_files import MappingFiles
 from evals_app.test_drafts import AssertDraft, VariableDraft
 from tests.factories import key_orders
 from tests.strategies import today_tests
@@ -276,3 +279,21 @@ def test_criteria_typed_into_a_todays_test_without_one_are_its_criteria() -> Non
 
 def test_an_assert_draft_of_a_string_is_a_rubric_line() -> None:
     assert AssertDraft.from_document("Is polite").kind == "rubric"
+
+
+@settings(max_examples=100)
+@given(test=today_tests(), prompts=st.integers(1, 3))
+def test_the_editors_count_of_tests_is_the_engines(test: dict[str, Any], prompts: int) -> None:
+    header = {"prompts": [f"{{{{ input }}}} ({number})" for number in range(prompts)]}
+    draft = draft_of(test)
+    engine = list(
+        expand_test(
+            test,
+            header,
+            read_prompts(
+                header["prompts"], eval_path="e.yaml", files=MappingFiles({}), warnings=[]
+            ),
+        )
+    )
+
+    assert len(engine) == draft.test.expansions * prompts

@@ -191,7 +191,7 @@ def _expand_lists(test: dict[Any, Any], prompt_id: str | None) -> Iterator[Expan
         return
     combinations: list[dict[Any, Any]] = [{}]
     for name, value in variables.items():
-        values = value if _expands(value) else [value]
+        values = value if expands(value) else [value]
         combinations = [
             {**combination, name: item} for combination in combinations for item in values
         ]
@@ -199,8 +199,9 @@ def _expand_lists(test: dict[Any, Any], prompt_id: str | None) -> Iterator[Expan
         yield _second_pass({**test, "vars": combination}, combination, prompt_id)
 
 
-def _expands(value: Any) -> bool:
-    # AgentV looks at the first item only (its shouldExpandVarValue).
+def expands(value: Any) -> bool:
+    """Whether a variable's value makes one test per item: a list whose first item is text
+    (AgentV looks at the first item only), or an empty list (no test at all)."""
     return isinstance(value, list) and (not value or isinstance(value[0], str))
 
 
