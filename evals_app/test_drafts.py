@@ -260,8 +260,8 @@ class ConversationTurnDraft:
                 item.document(problems, f"{prefix}-assert-{index}")
                 for index, item in enumerate(self.asserts)
             ]
-            known["assert"] = asserts if asserts or "assert" in self.key_order else None
-        present = {key: value for key, value in known.items() if value is not None}
+            known["assert"] = asserts if asserts or "assert" in self.key_order else _ABSENT
+        present = {key: value for key, value in known.items() if value is not _ABSENT}
         order = [key for key in self.key_order if key in present or key in self.extra]
         return ordered_mapping(present, self.extra, order)
 
@@ -275,9 +275,9 @@ class ConversationTurnDraft:
                 return load_yaml(text).data
             except EvalFileError as error:
                 problems.append((name, f"not valid YAML ({error.message})"))
-                return None
+                return _ABSENT
         if not text and original is _ABSENT and key == "expected_output":
-            return None  # a turn without an expected output stays without one
+            return _ABSENT  # a turn without an expected output stays without one
         return text
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from evals_app.case_drafts import CaseDraft, DraftValueError
@@ -23,6 +23,10 @@ def draft_of(document: dict[str, Any]) -> CaseDraft:
 
 @settings(max_examples=200)
 @given(test=today_tests())
+# A turn whose expected output is written as `null`.
+@example(
+    test={"id": "case", "mode": "conversation", "turns": [{"input": "no", "expected_output": None}]}
+)
 def test_any_todays_test_comes_back_unchanged_from_a_draft(test: dict[str, Any]) -> None:
     document = draft_of(test).document()
 
