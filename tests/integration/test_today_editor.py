@@ -194,3 +194,16 @@ def test_a_conversation_without_asserts_of_its_own_is_said_to_be_graded_per_turn
 
     assert "No assert for the conversation as a whole: each turn is graded" in preview
     assert "not graded: no assert" not in preview
+
+
+def test_a_viewer_posts_the_same_form_as_an_editor_so_sees_the_same_preview(
+    client: Client,
+) -> None:
+    case = example_case("opening-hours-{{ language }}")
+    editors_form = opened(client, case)
+    client.force_login(factories.member(case.suite.workspace, Membership.Role.VIEWER))
+    viewers_form = opened(client, case)
+
+    for form in (editors_form, viewers_form):
+        del form["csrfmiddlewaretoken"]
+    assert viewers_form == editors_form
