@@ -23,29 +23,14 @@ from ..eval_files.case_parts import CaseParts
 from ..eval_files.dialects import PROFILE_2026, PROFILE_LABELS, ROLES
 from ..eval_files.errors import EvalFileError
 from ..eval_files.reading import read_case
-from ..eval_files.test_parts import (
-    AGGREGATIONS,
-    CONVERSATION_SETTINGS,
-    TURN_FAILURE_RULES,
-    TURNS_KEY,
-    VARIABLES_KEY,
-)
+from ..eval_files.test_parts import CONVERSATION_SETTINGS, TURNS_KEY, VARIABLES_KEY
 from ..eval_files.yaml_dumper import dump_yaml
 from ..formatting.engine import FormattedCase, FormattingWarning
 from ..formatting.profile_2026 import FormattedTest
 from ..models import Case, Suite
 from ..services.formatting import WorkspaceFormatter
-from ..test_drafts import (
-    AssertDraft,
-    ConversationTurnDraft,
-    TestDraft,
-    VariableDraft,
-    assert_meta_json,
-    test_meta_json,
-    turn_meta_json,
-    variable_meta_json,
-)
 from .document_diffs import document_diff
+from .today_test_rows import today_test_context
 
 SECTION_LABELS = {"input": "Input turns", "expected": "Expected messages"}
 
@@ -161,148 +146,6 @@ class EvaluatorRow:
         return "\n" in self.evaluator.prompt
 
 
-@dataclass
-class VariableRow:
-    """A variable of the test with the names of its form fields."""
-
-    prefix: str
-    index: int
-    variable: VariableDraft
-    meta: str
-
-    @property
-    def kind_label(self) -> str:
-        """The variable's kind in words."""
-        return _VARIABLE_KIND_LABELS[self.variable.kind]
-
-
-@dataclass
-class AssertRow:
-    """An entry of an `assert` list with the names of its form fields; `where` names the list
-    in editor actions (`case`, or `cturn-2` for a conversation turn's)."""
-
-    prefix: str
-    index: int
-    item: AssertDraft
-    meta: str
-    where: str
-    last: bool
-
-    @property
-    def multiline_prompt(self) -> bool:
-        """Whether an `llm-rubric` prompt is an inline template of several lines."""
-        return "\n" in self.item.prompt
-
-
-@dataclass
-class ConversationTurnRow:
-    """A turn of a conversation test with the names of its form fields and its asserts."""
-
-    index: int
-    turn: ConversationTurnDraft
-    meta: str
-    asserts: list[AssertRow] | None
-    last: bool
-
-    @property
-    def prefix(self) -> str:
-        """The prefix of every field of this turn, e.g. `cturn-2`."""
-        return f"cturn-{self.index}"
-
-    @property
-    def number(self) -> int:
-        """The turn's number as people count, from 1."""
-        return self.index + 1
-
-    @property
-    def owner(self) -> str:
-        """How the turn's asserts name it."""
-        return f"turn {self.number}"
-
-    @property
-    def assert_count_name(self) -> str:
-        """The name of the hidden field that counts the turn's asserts."""
-        return f"{self.prefix}-assert-count"
-
-
-def test_rows(test: TestDraft) -> dict[str, Any]:
-    """The template context of a today's test's variables, asserts and conversation turns."""
-    turns = test.turns or []
-    return {
-        "test": test,
-        "test_meta": test_meta_json(test),
-        "variables": [
-            VariableRow(f"var-{index}", index, variable, variable_meta_json(variable))
-            for index, variable in enumerate(test.variables or [])
-        ],
-        "asserts": _assert_rows(test.asserts, "case", "assert"),
-        "conversation_turns": [
-            ConversationTurnRow(
-                index,
-                turn,
-                turn_meta_json(turn),
-                _assert_rows(turn.asserts, f"cturn-{index}", f"cturn-{index}-assert"),
-                index == len(turns) - 1,
-            )
-            for index, turn in enumerate(turns)
-        ],
-        "conversation_settings": _settings_rows(test),
-        "assert_kinds": _ASSERT_KIND_LABELS.items(),
-    }
-
-
-def _assert_rows(items: list[AssertDraft] | None, where: str, prefix: str) -> list[AssertRow]:
-    items = items or []
-    last = len(items) - 1
-    return [
-        AssertRow(f"{prefix}-{i}", i, item, assert_meta_json(item), where, i == last)
-        for i, item in enumerate(items)
-    ]
-
-
-def _settings_rows(test: TestDraft) -> list[dict[str, Any]]:
-    """The conversation settings as select or text fields, each value offered even when it is
-    not one AgentV knows (so that it is kept)."""
-    choices = {
-        "mode": ("conversation",),
-        "aggregation": AGGREGATIONS,
-        "on_turn_failure": TURN_FAILURE_RULES,
-    }
-    rows = []
-    for name in CONVERSATION_SETTINGS:
-        value = test.settings.get(name, "")
-        options = choices.get(name)
-        if options is not None and value and value not in options:
-            options = (*options, value)
-        label = _SETTING_LABELS[name]
-        rows.append({"name": name, "value": value, "options": options, "label": label})
-    return rows
-
-
-_ASSERT_KIND_LABELS = {
-    "rubric": "Rubric line",
-    "contains": "contains",
-    "regex": "regex",
-    "equals": "equals",
-    "llm-rubric": "llm-rubric",
-    "script": "script",
-    "other": "Other (YAML)",
-}
-_VARIABLE_KIND_LABELS = {
-    "text": "text",
-    "number": "number",
-    "boolean": "true or false",
-    "list": "list: one test per line",
-    "json": "JSON",
-}
-_SETTING_LABELS = {
-    "mode": "Mode",
-    "aggregation": "Score across turns",
-    "on_turn_failure": "When a turn fails",
-    "window_size": "Window (exchanges kept)",
-}
-
-
 def editor_context(
     formatter: WorkspaceFormatter,
     suite: Suite,
@@ -329,7 +172,7 @@ def editor_context(
         "outcome_label": _OUTCOME_LABELS.get(draft.spelling.outcome_key, "Outcome"),
         "spelling_note": f"Formatted by {_profile_label(suite.profile)}",
         **_other_fields(draft),
-        **test_rows(draft.test),
+        **today_test_context(draft.test),
         "today": suite.profile == PROFILE_2026,
         "roles": ROLES,
         "file_paths": sorted(formatter.file_texts),
