@@ -11,11 +11,22 @@ Field names: `input-3-role`, `input-3-block-0-value`, `expected-0-tool-1-input`,
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from .draft_fields import (
+    DraftFormError,
+    form_count,
+    form_integer,
+    form_meta,
+    form_text,
+    item_index,
+    json_text,
+    json_value,
+    move_focus,
+    swap,
+)
 from .eval_files.case_parts import (
     CaseParts,
     Spelling,
@@ -25,11 +36,10 @@ from .eval_files.case_parts import (
     split_case,
 )
 from .eval_files.dialects import ROLES
-from .eval_files.json_text import decode_json, encode_json, has_typed_keys
+from .eval_files.json_text import encode_json, has_typed_keys
 from .eval_files.key_order import ordered_mapping, split_mapping
 from .eval_files.test_parts import ASSERT_KEYS, join_test, split_test
-from .request_numbers import parse_number
-from .test_drafts import TEST_ACTIONS, TestDraft, TestFormError
+from .test_drafts import TEST_ACTIONS, TestDraft
 
 SECTIONS = ("input", "expected")
 EVALUATOR_TYPES = ("llm_judge", "code")
@@ -40,10 +50,6 @@ MAX_TURNS = 1000
 MAX_BLOCKS = 200
 MAX_EVALUATORS = 50
 MAX_TOOL_CALLS = 50
-
-
-class DraftFormError(ValueError):
-    """The posted form is not one the editor produced (a field missing or malformed)."""
 
 
 @dataclass
@@ -104,7 +110,7 @@ class ToolCallDraft:
         """The tool call as YAML has it; JSON that does not parse is added to `problems`."""
         known: dict[str, Any] = {"tool": self.tool or None}
         for name, text in (("input", self.input_text), ("output", self.output_text)):
-            known[name] = _json_value(text, f"{prefix}-{name}", problems, self.originals.get(name))
+            known[name] = json_value(text, f"{prefix}-{name}", problems, self.originals.get(name))
         return ordered_mapping(known, self.extra, self.key_order)
 
     @classmethod
@@ -116,8 +122,8 @@ class ToolCallDraft:
         extra, key_order = split_mapping(data, tuple(known))
         return cls(
             tool=data.get("tool", "") if "tool" in known else "",
-            input_text=_json_text(data["input"]) if "input" in known else "",
-            output_text=_json_text(data["output"]) if "output" in known else "",
+            input_text=json_text(data["input"]) if "input" in known else "",
+            output_text=json_text(data["output"]) if "output" in known else "",
             extra=extra,
             key_order=key_order,
             originals={
@@ -159,7 +165,7 @@ class TurnDraft:
     def _document(self, problems: list[tuple[str, str]], prefix: str) -> dict[Any, Any]:
         content: Any = None
         if self.content_form == "mapping":
-            content = _json_value(
+            content = json_value(
                 self.mapping_text, f"{prefix}-mapping", problems, self.original_mapping
             )
         elif self.content_form == "raw":
@@ -212,7 +218,7 @@ class TurnDraft:
             turn.blocks = [BlockDraft.from_document(item) for item in content]
         elif isinstance(content, dict):
             turn.content_form, turn.blocks = "mapping", []
-            turn.mapping_text = _json_text(content)
+            turn.mapping_text = json_text(content)
             if has_typed_keys(content):
                 turn.original_mapping = content
         else:
@@ -354,19 +360,16 @@ class CaseDraft:
             raise DraftFormError("case-meta: malformed")
         evaluators = meta.get("evaluators")
         asserts_key = next((key for key in ASSERT_KEYS if key in skeleton), ASSERT_KEYS[0])
-        try:
-            test = TestDraft.from_form(form, asserts_key)
-        except TestFormError as error:
-            raise DraftFormError(str(error)) from None
+        test = TestDraft.from_form(form, asserts_key)
         return cls(
             case_id=form.get("id", ""),
-            outcome=_text(form.get("outcome", "")),
+            outcome=form_text(form.get("outcome", "")),
             input_turns=_turns_from_form(form, "input"),
             expected_turns=_turns_from_form(form, "expected"),
             target=form.get("target", "").strip(),
             evaluators=[
                 _evaluator_from_form(form, f"evaluator-{index}")
-                for index in range(_count(form, "evaluator-count", MAX_EVALUATORS))
+                for index in range(form_count(form, "evaluator-count", MAX_EVALUATORS))
             ],
             spelling=spelling,
             skeleton=skeleton,
@@ -375,7 +378,7 @@ class CaseDraft:
             original_target=meta.get("target"),
             original_evaluators=evaluators if isinstance(evaluators, list) else None,
             test=test,
-            version=_integer(form.get("version", "0"), "version"),
+            version=form_integer(form.get("version", "0"), "version"),
         )
 
     def fit_suite(self, cases_key: str | None, *, today: bool, prompts: bool) -> None:
@@ -426,7 +429,7 @@ def _shown(value: Any) -> str:
     """A part's value as its text field shows it."""
     if value is None:
         return ""
-    return value if isinstance(value, str) else _json_text(value)
+    return value if isinstance(value, str) else json_text(value)
 
 
 def _unless_unchanged(text: str, original: Any) -> Any:
@@ -448,40 +451,22 @@ def _block_type(item: Any) -> str:
     return "(no type)" if isinstance(item, dict) else "(not a block)"
 
 
-def _json_text(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2)
-
-
-def _json_value(text: str, name: str, problems: list[tuple[str, str]], original: Any = None) -> Any:
-    if original is not None and text == _json_text(original):
-        return original
-    if not text.strip():
-        return None
-    try:
-        return json.loads(text)
-    except ValueError as error:
-        problems.append((name, f"not valid JSON ({error})"))
-    except RecursionError:
-        problems.append((name, "JSON nested too deeply"))
-    return None
-
-
 def _turns_from_form(form: Mapping[str, str], section: str) -> list[TurnDraft]:
     turns = []
-    for index in range(_count(form, f"{section}-count", MAX_TURNS)):
+    for index in range(form_count(form, f"{section}-count", MAX_TURNS)):
         prefix = f"{section}-{index}"
         meta = _meta(form, f"{prefix}-meta")
         role = form.get(f"{prefix}-role", "")
         if role not in ROLES:
             raise DraftFormError(f"{prefix}-role: unknown role {role!r}")
         blocks = []
-        for block_index in range(_count(form, f"{prefix}-block-count", MAX_BLOCKS)):
+        for block_index in range(form_count(form, f"{prefix}-block-count", MAX_BLOCKS)):
             block_prefix = f"{prefix}-block-{block_index}"
             block_meta = _meta(form, f"{block_prefix}-meta")
             blocks.append(
                 BlockDraft(
                     type=form.get(f"{block_prefix}-type", "text") or "text",
-                    value=_text(form.get(f"{block_prefix}-value", "")),
+                    value=form_text(form.get(f"{block_prefix}-value", "")),
                     bare=bool(block_meta.get("bare")),
                     extra=block_meta["extra"],
                     key_order=block_meta["key_order"],
@@ -495,14 +480,14 @@ def _turns_from_form(form: Mapping[str, str], section: str) -> list[TurnDraft]:
         if meta.get("tool_calls"):
             tool_calls = [
                 _tool_call_from_form(form, f"{prefix}-tool-{call}")
-                for call in range(_count(form, f"{prefix}-tool-count", MAX_TOOL_CALLS))
+                for call in range(form_count(form, f"{prefix}-tool-count", MAX_TOOL_CALLS))
             ]
         turns.append(
             TurnDraft(
                 role=role,
                 blocks=blocks,
                 content_form=content_form,
-                mapping_text=_text(form.get(f"{prefix}-mapping", "")),
+                mapping_text=form_text(form.get(f"{prefix}-mapping", "")),
                 tool_calls=tool_calls,
                 extra=meta["extra"],
                 key_order=meta["key_order"],
@@ -517,8 +502,8 @@ def _tool_call_from_form(form: Mapping[str, str], prefix: str) -> ToolCallDraft:
     meta = _meta(form, f"{prefix}-meta")
     return ToolCallDraft(
         tool=form.get(f"{prefix}-tool", "").strip(),
-        input_text=_text(form.get(f"{prefix}-input", "")),
-        output_text=_text(form.get(f"{prefix}-output", "")),
+        input_text=form_text(form.get(f"{prefix}-input", "")),
+        output_text=form_text(form.get(f"{prefix}-output", "")),
         extra=meta["extra"],
         key_order=meta["key_order"],
         originals=_originals(meta.get("originals")),
@@ -544,7 +529,7 @@ def _evaluator_from_form(form: Mapping[str, str], prefix: str) -> EvaluatorDraft
 def _cleaned(name: str, value: str) -> str:
     """An evaluator field as the form reads it: one-line values without surrounding spaces; an
     inline judge template is text, its line breaks and blank lines part of it."""
-    value = _text(value)
+    value = form_text(value)
     return value if name == "prompt" and "\n" in value else value.strip()
 
 
@@ -556,33 +541,8 @@ def _as_the_form_reads(draft: EvaluatorDraft) -> EvaluatorDraft:
     return draft
 
 
-def _text(value: str) -> str:
-    # Browsers submit text areas with CRLF line ends; the case keeps what the user typed.
-    return value.replace("\r\n", "\n")
-
-
-def _count(form: Mapping[str, str], name: str, limit: int) -> int:
-    count = _integer(form.get(name, "0"), name)
-    if not 0 <= count <= limit:
-        raise DraftFormError(f"{name}: {count} is outside 0..{limit}")
-    return count
-
-
-def _integer(value: str, name: str) -> int:
-    number = parse_number(value)
-    if number is None:
-        raise DraftFormError(f"{name}: {value!r} is not a number")
-    return number
-
-
 def _meta(form: Mapping[str, str], name: str) -> dict[str, Any]:
-    raw = form.get(name, "")
-    try:
-        meta = decode_json(raw) if raw else {}
-    except (ValueError, RecursionError):
-        raise DraftFormError(f"{name}: not JSON") from None
-    if not isinstance(meta, dict):
-        raise DraftFormError(f"{name}: not a JSON object")
+    meta = form_meta(form, name)
     extra = meta.setdefault("extra", {})
     key_order = meta.setdefault("key_order", [])
     if not isinstance(extra, dict) or not isinstance(key_order, list):
@@ -657,14 +617,14 @@ def _add_turn(draft: CaseDraft, section: str, role: str) -> str:
 
 def _delete_turn(draft: CaseDraft, section: str, index: str) -> str | None:
     turns = draft.turns(section)
-    del turns[_index(index, turns)]
+    del turns[item_index(index, turns)]
     return None
 
 
 def _move_turn(draft: CaseDraft, section: str, index: str, direction: str) -> str:
     turns = draft.turns(section)
-    target = _swap(turns, _index(index, turns), direction)
-    return _move_focus(f"{section}-{target}", target, len(turns), direction)
+    target = swap(turns, item_index(index, turns), direction)
+    return move_focus(f"{section}-{target}", target, len(turns), direction)
 
 
 def _add_block(draft: CaseDraft, section: str, index: str, block_type: str) -> str:
@@ -680,16 +640,16 @@ def _add_block(draft: CaseDraft, section: str, index: str, block_type: str) -> s
 
 def _delete_block(draft: CaseDraft, section: str, index: str, block: str) -> str | None:
     turn = _turn(draft, section, index)
-    del turn.blocks[_index(block, turn.blocks)]
+    del turn.blocks[item_index(block, turn.blocks)]
     turn.content_form = "list"
     return None
 
 
 def _move_block(draft: CaseDraft, section: str, index: str, block: str, direction: str) -> str:
     turn = _turn(draft, section, index)
-    target = _swap(turn.blocks, _index(block, turn.blocks), direction)
+    target = swap(turn.blocks, item_index(block, turn.blocks), direction)
     turn.content_form = "list"
-    return _move_focus(f"{section}-{index}-block-{target}", target, len(turn.blocks), direction)
+    return move_focus(f"{section}-{index}-block-{target}", target, len(turn.blocks), direction)
 
 
 def _add_tool_call(draft: CaseDraft, section: str, index: str) -> str:
@@ -703,7 +663,7 @@ def _add_tool_call(draft: CaseDraft, section: str, index: str) -> str:
 def _delete_tool_call(draft: CaseDraft, section: str, index: str, call: str) -> str | None:
     turn = _turn(draft, section, index)
     calls = turn.tool_calls or []
-    del calls[_index(call, calls)]
+    del calls[item_index(call, calls)]
     return None
 
 
@@ -715,40 +675,13 @@ def _add_evaluator(draft: CaseDraft, evaluator_type: str) -> str:
 
 
 def _delete_evaluator(draft: CaseDraft, index: str) -> str | None:
-    del draft.evaluators[_index(index, draft.evaluators)]
+    del draft.evaluators[item_index(index, draft.evaluators)]
     return None
 
 
 def _turn(draft: CaseDraft, section: str, index: str) -> TurnDraft:
     turns = draft.turns(section)
-    return turns[_index(index, turns)]
-
-
-def _index(value: str, items: list[Any]) -> int:
-    index = int(value)
-    if not 0 <= index < len(items):
-        raise IndexError(index)
-    return index
-
-
-def _move_focus(prefix: str, position: int, count: int, direction: str) -> str:
-    """The moved item's button to focus: the same direction again, unless it reached the end
-    (that button is then disabled, and a disabled button cannot hold the focus)."""
-    at_end = position == (0 if direction == "up" else count - 1)
-    if at_end and count > 1:
-        direction = "down" if direction == "up" else "up"
-    return f"{prefix}-move-{direction}"
-
-
-def _swap(items: list[Any], position: int, direction: str) -> int:
-    """Move the item one place up or down (staying put at either end); its new position."""
-    if direction not in ("up", "down"):
-        raise ValueError(direction)
-    target = position - 1 if direction == "up" else position + 1
-    if not 0 <= target < len(items):
-        return position
-    items[position], items[target] = items[target], items[position]
-    return target
+    return turns[item_index(index, turns)]
 
 
 _ACTIONS: dict[str, Any] = {

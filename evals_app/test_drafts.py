@@ -11,15 +11,26 @@ Field names: `var-2-value`, `assert-0-weight`, `cturn-1-input`, `cturn-1-assert-
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .draft_fields import (
+    DraftFormError,
+    Problems,
+    form_count,
+    form_meta,
+    form_text,
+    item_index,
+    json_text,
+    json_value,
+    move_focus,
+    swap,
+)
 from .eval_files.errors import EvalFileError
-from .eval_files.json_text import decode_json, encode_json
+from .eval_files.json_text import encode_json
 from .eval_files.key_order import ordered_mapping
 from .eval_files.test_parts import TestParts
 from .eval_files.yaml_dumper import dump_yaml
@@ -30,7 +41,6 @@ from .request_numbers import parse_number
 if TYPE_CHECKING:
     from .case_drafts import CaseDraft
 
-Problems = list[tuple[str, str]]
 
 VARIABLE_KINDS = ("text", "number", "boolean", "list", "json")
 VALUE_CHECKS = ("contains", "regex", "equals")
@@ -44,10 +54,6 @@ MAX_CONVERSATION_TURNS = 500
 
 _INTEGER = re.compile(r"[-+]?[0-9]+\Z")
 _ABSENT = object()
-
-
-class TestFormError(ValueError):
-    """The posted form is not one the editor produced (a field missing or malformed)."""
 
 
 @dataclass
@@ -91,7 +97,7 @@ class VariableDraft:
         if self.kind == "list":
             return _list_items(self.text)
         if self.kind == "json":
-            return _json_value(self.text, f"{prefix}-value", problems)
+            return json_value(self.text, f"{prefix}-value", problems)
         return self.text
 
 
@@ -392,19 +398,19 @@ class TestDraft:
     @classmethod
     def from_form(cls, form: Mapping[str, str], asserts_key: str) -> TestDraft:
         """The parts of the editor's form; a part whose fields the form lacks stays None."""
-        meta = _meta(form, "test-meta")
+        meta = form_meta(form, "test-meta")
         draft = cls(asserts_key=asserts_key)
         if "var-count" in form:
             draft.variables = [
                 _variable_from_form(form, f"var-{index}")
-                for index in range(_count(form, "var-count", MAX_VARIABLES))
+                for index in range(form_count(form, "var-count", MAX_VARIABLES))
             ]
         if "assert-count" in form:
             draft.asserts = _asserts_from_form(form, "assert")
         draft.conversation = form.get("conversation") == "on"
         originals = meta.get("settings", {})
         if not isinstance(originals, dict):
-            raise TestFormError("test-meta: malformed settings")
+            raise DraftFormError("test-meta: malformed settings")
         draft.setting_originals = originals
         draft.settings = {
             name: form[f"conversation-{name}"]
@@ -414,7 +420,7 @@ class TestDraft:
         if "cturn-count" in form:
             draft.turns = [
                 _conversation_turn_from_form(form, f"cturn-{index}")
-                for index in range(_count(form, "cturn-count", MAX_CONVERSATION_TURNS))
+                for index in range(form_count(form, "cturn-count", MAX_CONVERSATION_TURNS))
             ]
         return draft
 
@@ -457,11 +463,11 @@ def variable_meta_json(variable: VariableDraft) -> str:
 def _variable_from_form(form: Mapping[str, str], prefix: str) -> VariableDraft:
     kind = form.get(f"{prefix}-kind", "text")
     if kind not in VARIABLE_KINDS:
-        raise TestFormError(f"{prefix}-kind: unknown kind {kind!r}")
-    meta = _meta(form, f"{prefix}-meta")
-    text = _text(form.get(f"{prefix}-value", ""))
+        raise DraftFormError(f"{prefix}-kind: unknown kind {kind!r}")
+    meta = form_meta(form, f"{prefix}-meta")
+    text = form_text(form.get(f"{prefix}-value", ""))
     if kind == "boolean" and text not in ("true", "false"):
-        raise TestFormError(f"{prefix}-value: a boolean is true or false")
+        raise DraftFormError(f"{prefix}-value: a boolean is true or false")
     return VariableDraft(
         name=form.get(f"{prefix}-name", ""),
         kind=kind,
@@ -473,28 +479,28 @@ def _variable_from_form(form: Mapping[str, str], prefix: str) -> VariableDraft:
 def _asserts_from_form(form: Mapping[str, str], prefix: str) -> list[AssertDraft]:
     return [
         _assert_from_form(form, f"{prefix}-{index}")
-        for index in range(_count(form, f"{prefix}-count", MAX_ASSERTS))
+        for index in range(form_count(form, f"{prefix}-count", MAX_ASSERTS))
     ]
 
 
 def _assert_from_form(form: Mapping[str, str], prefix: str) -> AssertDraft:
     kind = form.get(f"{prefix}-kind", "")
     if kind not in ASSERT_KINDS:
-        raise TestFormError(f"{prefix}-kind: unknown assert kind {kind!r}")
-    meta = _meta(form, f"{prefix}-meta")
+        raise DraftFormError(f"{prefix}-kind: unknown assert kind {kind!r}")
+    meta = form_meta(form, f"{prefix}-meta")
     extra, key_order = meta.get("extra", {}), meta.get("key_order", [])
     if not isinstance(extra, dict) or not isinstance(key_order, list):
-        raise TestFormError(f"{prefix}-meta: malformed")
+        raise DraftFormError(f"{prefix}-meta: malformed")
     return AssertDraft(
         kind=kind,
-        value=_text(form.get(f"{prefix}-value", "")),
-        prompt=_text(form.get(f"{prefix}-prompt", "")),
+        value=form_text(form.get(f"{prefix}-value", "")),
+        prompt=form_text(form.get(f"{prefix}-prompt", "")),
         command=form.get(f"{prefix}-command", ""),
         cwd=form.get(f"{prefix}-cwd", ""),
         name=form.get(f"{prefix}-name", ""),
         weight=form.get(f"{prefix}-weight", ""),
         required=form.get(f"{prefix}-required") == "on",
-        yaml_text=_text(form.get(f"{prefix}-yaml", "")),
+        yaml_text=form_text(form.get(f"{prefix}-yaml", "")),
         extra=extra,
         key_order=key_order,
         command_list=bool(meta.get("command_list")),
@@ -503,18 +509,18 @@ def _assert_from_form(form: Mapping[str, str], prefix: str) -> AssertDraft:
 
 
 def _conversation_turn_from_form(form: Mapping[str, str], prefix: str) -> ConversationTurnDraft:
-    meta = _meta(form, f"{prefix}-meta")
+    meta = form_meta(form, f"{prefix}-meta")
     extra, key_order = meta.get("extra", {}), meta.get("key_order", [])
     originals = meta.get("originals", {})
     if not all(isinstance(v, t) for v, t in ((extra, dict), (key_order, list), (originals, dict))):
-        raise TestFormError(f"{prefix}-meta: malformed")
+        raise DraftFormError(f"{prefix}-meta: malformed")
     forms = (form.get(f"{prefix}-input-form", "text"), form.get(f"{prefix}-expected-form", "text"))
     if not set(forms) <= {"text", "yaml"}:
-        raise TestFormError(f"{prefix}: unknown value form")
+        raise DraftFormError(f"{prefix}: unknown value form")
     return ConversationTurnDraft(
-        input_text=_text(form.get(f"{prefix}-input", "")),
+        input_text=form_text(form.get(f"{prefix}-input", "")),
         input_form=forms[0],
-        expected_text=_text(form.get(f"{prefix}-expected", "")),
+        expected_text=form_text(form.get(f"{prefix}-expected", "")),
         expected_form=forms[1],
         asserts=_asserts_from_form(form, f"{prefix}-assert") if meta.get("asserts") else None,
         extra=extra,
@@ -538,7 +544,7 @@ def add_variable(draft: CaseDraft, kind: str) -> str:
 def delete_variable(draft: CaseDraft, index: str) -> str | None:
     """`delete-var:N`."""
     variables = _require(draft.test.variables)
-    del variables[_index(index, variables)]
+    del variables[item_index(index, variables)]
     return None
 
 
@@ -556,15 +562,15 @@ def add_assert(draft: CaseDraft, where: str, kind: str) -> str:
 def delete_assert(draft: CaseDraft, where: str, index: str) -> str | None:
     """`delete-assert:case:N` or `delete-assert:cturn-N:M`."""
     asserts, _ = _assert_list(draft, where)
-    del asserts[_index(index, asserts)]
+    del asserts[item_index(index, asserts)]
     return None
 
 
 def move_assert(draft: CaseDraft, where: str, index: str, direction: str) -> str:
     """`move-assert:case:N:up` (or `down`)."""
     asserts, prefix = _assert_list(draft, where)
-    target = _swap(asserts, _index(index, asserts), direction)
-    return _move_focus(f"{prefix}-{target}", target, len(asserts), direction)
+    target = swap(asserts, item_index(index, asserts), direction)
+    return move_focus(f"{prefix}-{target}", target, len(asserts), direction)
 
 
 def make_conversation(draft: CaseDraft) -> str:
@@ -589,15 +595,15 @@ def add_conversation_turn(draft: CaseDraft) -> str:
 def delete_conversation_turn(draft: CaseDraft, index: str) -> str | None:
     """`delete-cturn:N`."""
     turns = _require(draft.test.turns)
-    del turns[_index(index, turns)]
+    del turns[item_index(index, turns)]
     return None
 
 
 def move_conversation_turn(draft: CaseDraft, index: str, direction: str) -> str:
     """`move-cturn:N:up` (or `down`)."""
     turns = _require(draft.test.turns)
-    target = _swap(turns, _index(index, turns), direction)
-    return _move_focus(f"cturn-{target}", target, len(turns), direction)
+    target = swap(turns, item_index(index, turns), direction)
+    return move_focus(f"cturn-{target}", target, len(turns), direction)
 
 
 TEST_ACTIONS: dict[str, Callable[..., str | None]] = {
@@ -621,7 +627,7 @@ def _assert_list(
     if not where.startswith("cturn-"):
         raise ValueError(where)
     turns = _require(draft.test.turns)
-    turn = turns[_index(where.removeprefix("cturn-"), turns)]
+    turn = turns[item_index(where.removeprefix("cturn-"), turns)]
     if turn.asserts is None and create:
         turn.asserts = []
     return _require(turn.asserts), f"{where}-assert"
@@ -631,30 +637,6 @@ def _require(items: list[Any] | None) -> list[Any]:
     if items is None:
         raise ValueError("this part of the test is kept as written, not edited")
     return items
-
-
-def _index(value: str, items: list[Any]) -> int:
-    index = int(value)
-    if not 0 <= index < len(items):
-        raise IndexError(index)
-    return index
-
-
-def _swap(items: list[Any], position: int, direction: str) -> int:
-    if direction not in ("up", "down"):
-        raise ValueError(direction)
-    target = position - 1 if direction == "up" else position + 1
-    if not 0 <= target < len(items):
-        return position
-    items[position], items[target] = items[target], items[position]
-    return target
-
-
-def _move_focus(prefix: str, position: int, count: int, direction: str) -> str:
-    at_end = position == (0 if direction == "up" else count - 1)
-    if at_end and count > 1:
-        direction = "down" if direction == "up" else "up"
-    return f"{prefix}-move-{direction}"
 
 
 # Values and their fields.
@@ -670,7 +652,7 @@ def _variable_fields(value: Any) -> tuple[str, str]:
         return "text", value
     if isinstance(value, list) and value and all(_list_item(item) for item in value):
         return "list", "\n".join(value)
-    return "json", _json_text(value)
+    return "json", json_text(value)
 
 
 def _list_item(item: Any) -> bool:
@@ -762,42 +744,3 @@ def _setting_text(value: Any) -> str:
 
 def _yaml_text(value: Any) -> str:
     return dump_yaml(value) if value is not None else ""
-
-
-def _json_text(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2)
-
-
-def _json_value(text: str, name: str, problems: Problems) -> Any:
-    if not text.strip():
-        return None
-    try:
-        return json.loads(text)
-    except ValueError as error:
-        problems.append((name, f"not valid JSON ({error})"))
-    except RecursionError:
-        problems.append((name, "JSON nested too deeply"))
-    return None
-
-
-def _text(value: str) -> str:
-    # Browsers submit text areas with CRLF line ends; the test keeps what the user typed.
-    return value.replace("\r\n", "\n")
-
-
-def _count(form: Mapping[str, str], name: str, limit: int) -> int:
-    count = parse_number(form.get(name, "0"))
-    if count is None or not 0 <= count <= limit:
-        raise TestFormError(f"{name}: not a count within 0..{limit}")
-    return count
-
-
-def _meta(form: Mapping[str, str], name: str) -> dict[str, Any]:
-    raw = form.get(name, "")
-    try:
-        meta = decode_json(raw) if raw else {}
-    except (ValueError, RecursionError):
-        raise TestFormError(f"{name}: not JSON") from None
-    if not isinstance(meta, dict):
-        raise TestFormError(f"{name}: not a JSON object")
-    return meta
