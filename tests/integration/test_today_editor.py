@@ -207,3 +207,12 @@ def test_a_viewer_posts_the_same_form_as_an_editor_so_sees_the_same_preview(
     for form in (editors_form, viewers_form):
         del form["csrfmiddlewaretoken"]
     assert viewers_form == editors_form
+
+
+def test_the_examples_reference_answer_reaches_its_judge_through_a_rubric(client: Client) -> None:
+    case = example_case("refund-window")
+
+    preview = client.post(editor_url(case, "preview/"), opened(client, case)).content.decode()
+
+    assert "as this reference does: Yes: a plan bought in the last 30 days" in preview
+    assert "is empty: AgentV fills it" not in preview

@@ -46,6 +46,7 @@ MODEL_GRADERS = ("llm-rubric", "agent-rubric", "llm-grader", "llm_judge", "llm-j
 REJECTED_TYPES = ("rubrics", "rubric")
 _VARIABLE = re.compile(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")
 _REQUIRED_PLACEHOLDER = re.compile(r"\{\{\s*(output|expected_output)\s*\}\}")
+_EXPECTED_OUTPUT = re.compile(r"\{\{\s*expected_output\s*\}\}")
 
 Warn = Callable[[WarningCode, str], None]
 
@@ -137,6 +138,15 @@ def _typed_judge(
                 "agentv_skips_test",
                 "AgentV skips this test: the llm-rubric prompt template holds neither "
                 "{{output}} nor {{expected_output}}.",
+            )
+        if _EXPECTED_OUTPUT.search(template) and not inputs.reference_answer.strip():
+            # A pitfall of today's files: the reference answer now lives in
+            # `vars.expected_output`, which a judge template never sees.
+            warn(
+                "empty_reference",
+                f"{{{{expected_output}}}} in the judge prompt of {label} is empty: AgentV fills "
+                "it from the test's expected output, and a `vars.expected_output` reaches only "
+                "text rendered with the variables (such as an llm-rubric value).",
             )
         return AssertJudge(label, substitute(template, inputs))
     value = grader.get("value")

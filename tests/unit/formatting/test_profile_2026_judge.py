@@ -109,6 +109,19 @@ def test_llm_rubric_prompt_file_is_the_template_filled_in_one_pass() -> None:
     assert result.warnings == ()
 
 
+def test_a_reference_kept_in_vars_does_not_reach_a_judge_templates_expected_output() -> None:
+    result = formatted(
+        vars={"input": "What is 2+2?", "expected_output": "4"},
+        **{"assert": [{"type": "llm-rubric", "prompt": "file://judges/custom.md"}]},
+    )
+
+    assert "Ref: \n" in (result.evaluator_prompt or "")
+    assert [warning.code for warning in result.warnings] == ["empty_reference"]
+    assert "{{expected_output}} in the judge prompt of llm-rubric is empty" in (
+        result.warnings[0].message
+    )
+
+
 @pytest.mark.parametrize(
     ("asserts", "reason"),
     [
