@@ -65,6 +65,9 @@ class CaseUpgrade:
     question_after: str = ""
     # The 2025 formatting sent guideline files apart; today's sends their text inline.
     guidelines_inline: bool = False
+    # What today's formatting warns about the upgraded test (e.g. a judge template's
+    # {{expected_output}} that no longer receives the reference answer).
+    warnings_after: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -279,7 +282,19 @@ def _format(plan: UpgradePlan, files: dict[str, str]) -> None:
             case.yaml_after = dump_yaml(case.after)
             case.question_before, guidelines = _question(before, case.case.document, upgrade.suite)
             case.guidelines_inline = bool(guidelines)
-            case.question_after, _ = _question(after, case.after, today)
+            case.question_after, case.warnings_after = _question_today(after, case.after, today)
+
+
+def _question_today(
+    formatter: WorkspaceFormatter, document: dict[Any, Any], suite: Suite
+) -> tuple[str, list[str]]:
+    """The formatted question (`lm` mode) of an upgraded test by today's rules, and what they
+    warn about; a test that expands to several shows each one's question under its id."""
+    tests = formatter.format_tests(document, suite, "lm")
+    warnings = list(dict.fromkeys(w.message for test in tests for w in test.warnings))
+    if len(tests) == 1:
+        return tests[0].question, warnings
+    return "\n\n".join(f"# {test.id}\n{test.question}" for test in tests), warnings
 
 
 def _question(

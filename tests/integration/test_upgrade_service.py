@@ -57,6 +57,21 @@ def test_the_plan_shows_each_case_before_and_after_and_writes_nothing(
     assert "evalcases:" in seeds.header_yaml_before and "tests:" in seeds.header_yaml_after
 
 
+def test_the_plan_formats_each_test_after_by_todays_rules_and_says_what_they_warn(
+    workspace: Workspace,
+) -> None:
+    plan = plan_upgrade(workspace, older_suites(workspace))
+
+    seeds = next(s for s in plan.suites if s.suite.path == "evals/seeds.yaml")
+    order = seeds.cases[0]
+    assert "plain English" in order.question_after  # the guideline's text, inline
+    # The 2025 judge got the expected answer as its reference; today's template does not.
+    assert any(
+        "{{expected_output}} in the judge prompt of llm-rubric (tone) is empty" in warning
+        for warning in order.warnings_after
+    )
+
+
 def test_a_template_only_upgraded_suites_use_is_changed_in_place(workspace: Workspace) -> None:
     plan = plan_upgrade(workspace, older_suites(workspace))
 
