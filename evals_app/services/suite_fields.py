@@ -115,7 +115,8 @@ PROFILE_2026 = "agentv-2026"
 
 def shows_prompts(suite: Suite) -> bool:
     """Whether the settings page edits the suite's `prompts` one by one: a YAML file formatted
-    by the AgentV 2026 profile, or one that has `prompts` already (README, "Suite settings")."""
+    by the AgentV 2026 profile, or one that has `prompts` already (docs/formatting.md, "The
+    AgentV 2026 profile", step 1: each test runs once per prompt)."""
     return has_fields(suite) and (suite.profile == PROFILE_2026 or PROMPTS_KEY in suite.document)
 
 

@@ -63,11 +63,11 @@ def suite_settings(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRe
 @dataclass
 class PromptsCard:
     """The Prompts card as the page shows it: the rows (stored, or as posted and not saved),
-    what went wrong saving them, and the control to focus after a structural edit."""
+    the control to focus after a structural edit, and what went wrong saving them."""
 
     rows: list[PromptRow]
-    error: str = ""
     focus: str = ""
+    error: str = ""
     file_paths: list[str] = field(default_factory=list)
 
 
@@ -77,15 +77,14 @@ def suite_prompts(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRes
     """Edit the Prompts card: `action` adds, removes or moves a prompt in the posted, unsaved
     rows (htmx gets the card, a plain form post the page), or saves them (`save`)."""
     access, suite = _editable_suite(request, slug, suite_pk)
+    action = request.POST.get("action", "save")
     try:
         rows = rows_from_form(request.POST)
-        action = request.POST.get("action", "save")
-        if action != "save":
-            rows, focus = apply_action(rows, action)
+        edited = apply_action(rows, action) if action != "save" else None
     except PromptFormError as error:
         return HttpResponseBadRequest(f"The prompts form was not understood: {error}")
-    if action != "save":
-        card = PromptsCard(rows, focus=focus)
+    if edited is not None:
+        card = PromptsCard(*edited)
         if request.htmx:
             formatter = WorkspaceFormatter(access.workspace)
             context = _prompts_context(access, suite, card, formatter)
@@ -94,7 +93,8 @@ def suite_prompts(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRes
     try:
         changes = edit_suite_prompts(suite, rows, signed_in_user(request))
     except EvalFileError as error:
-        return _settings_page(request, access, suite, prompts=PromptsCard(rows, error.message))
+        card = PromptsCard(rows, error=error.message)
+        return _settings_page(request, access, suite, prompts=card)
     said = f"Saved the prompts of {suite.path}: {changes}." if changes else "No changes."
     messages.success(request, said)
     return redirect("suite_settings", access.workspace.slug, suite.pk)
