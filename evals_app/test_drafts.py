@@ -35,7 +35,7 @@ from .eval_files.key_order import ordered_mapping
 from .eval_files.test_parts import TestParts
 from .eval_files.yaml_dumper import dump_yaml
 from .eval_files.yaml_loader import load_yaml
-from .formatting.profile_2026.expansion import expands
+from .formatting.profile_2026.expansion import expands_variable
 from .request_numbers import parse_number
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class VariableDraft:
         """For a list AgentV expands: how many tests the variable makes of the test (one per
         item); None for any other value."""
         value = self.value([], "var")
-        return len(value) if expands(value) else None
+        return len(value) if expands_variable(value) else None
 
     def value(self, problems: Problems, prefix: str) -> Any:
         """The variable's value; a value that does not parse is added to `problems`."""

@@ -59,6 +59,7 @@ urlpatterns += [
     path(SUITE, suites.suite_detail, name="suite_detail"),
     path(f"{SUITE}settings/", suite_settings.suite_settings, name="suite_settings"),
     path(f"{SUITE}profile/", suite_settings.suite_profile, name="suite_profile"),
+    path(f"{SUITE}prompts/", suite_settings.suite_prompts, name="suite_prompts"),
     path(f"{SUITE}rename/", suite_settings.suite_rename, name="suite_rename"),
     path(f"{SUITE}delete/", suite_settings.suite_delete, name="suite_delete"),
     path(f"{SUITE}upgrade/", suite_upgrade.suite_upgrade, name="suite_upgrade"),

@@ -1,23 +1,28 @@
 """A suite's settings: the top-level fields of its eval file (everything but the list of cases),
-edited as YAML, and the profile that formats its cases.
+edited as YAML, its `prompts` edited one by one, and the profile that formats its cases.
 
-Both change how the suite's cases format (file-level evaluators, the profile's rules), so each
-change marks the cases' stored summaries out of date and is recorded in the activity feed.
+Each changes how the suite's cases format (file-level evaluators, the prompts, the profile's
+rules), so each change marks the cases' stored summaries out of date and is recorded in the
+activity feed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 
 from ..eval_files.dialects import CASES_KEYS, PROFILES
 from ..eval_files.errors import EvalFileError
 from ..eval_files.json_text import encode_json
 from ..eval_files.yaml_dumper import dump_yaml
 from ..eval_files.yaml_loader import load_yaml
+from ..formatting.profile_2026.expansion import prompt_entries
 from ..models import ActivityRecord, Case, Suite
+from ..prompt_rows import PromptRow, entries_of
 from .activity import record_activity
 
 
@@ -98,6 +103,77 @@ def edit_suite_fields(suite: Suite, text: str, actor: User | None = None) -> str
         # File-level evaluators (`execution.evaluators`) reach every case that names none.
         Case.objects.filter(suite=locked).update(summary_current=False)
         changes = _changes(before, fields)
+        action = ActivityRecord.Action.SUITE_EDITED
+        record_activity(locked.workspace_id, actor, action, locked.path, changes, suite=locked)
+    suite.document = document
+    return changes
+
+
+PROMPTS_KEY = "prompts"
+PROFILE_2026 = "agentv-2026"
+
+
+def shows_prompts(suite: Suite) -> bool:
+    """Whether the settings page edits the suite's `prompts` one by one: a YAML file formatted
+    by the AgentV 2026 profile, or one that has `prompts` already (docs/formatting.md, "The
+    AgentV 2026 profile", step 1: each test runs once per prompt)."""
+    return has_fields(suite) and (suite.profile == PROFILE_2026 or PROMPTS_KEY in suite.document)
+
+
+def with_prompts(document: dict[Any, Any], cases_key: str, entries: list[Any]) -> dict[Any, Any]:
+    """`document` with `entries` as its `prompts`: in the key's place, or just before the list of
+    cases when it had none. The same `document` when the entries are the prompts it holds.
+
+    No entries remove the key only when it held prompts (the user removed them all: AgentV then
+    sends each test's input as it is); a missing, null or empty `prompts` stays as it was.
+    """
+    stored = document.get(PROMPTS_KEY)
+    if not entries:
+        if stored is None or stored == []:
+            return document
+        return {key: value for key, value in document.items() if key != PROMPTS_KEY}
+    if PROMPTS_KEY in document:
+        # A stored value of another shape (one string, a chat array) is kept as written while
+        # its entries are unchanged.
+        if stored is not None and _same(prompt_entries(stored), entries):
+            return document
+        return {**document, PROMPTS_KEY: entries}
+    arranged: dict[Any, Any] = {}
+    for key, value in document.items():
+        if key == cases_key:
+            arranged[PROMPTS_KEY] = entries
+        arranged[key] = value
+    arranged.setdefault(PROMPTS_KEY, entries)
+    return arranged
+
+
+def edit_suite_prompts(suite: Suite, rows: Sequence[PromptRow], actor: User | None = None) -> str:
+    """Replace the `prompts` of `suite`'s file with those of the Prompts card's `rows`; returns
+    what changed in words ("" when nothing did, and then nothing is saved or recorded).
+
+    Raises EvalFileError, naming the prompt and the line, when a prompt's YAML does not parse
+    (see `prompt_rows.entries_of`); nothing is saved then.
+    """
+    if not has_fields(suite):
+        raise EvalFileError(f"A {suite.file_format} file holds only its cases: no prompts.")
+    entries = entries_of(rows)
+    with transaction.atomic():
+        locked = Suite.objects.select_for_update().get(pk=suite.pk)
+        document = with_prompts(locked.document, locked.cases_key, entries)
+        if _same(document, locked.document):
+            return ""
+        if PROMPTS_KEY not in document:
+            changes = "prompts removed"
+        else:
+            count = len(entries)
+            verb = "changed" if PROMPTS_KEY in locked.document else "added"
+            changes = f"prompts {verb} ({count} prompt{'s' * (count != 1)})"
+        locked.document = document
+        locked.save(update_fields=["document", "updated_at"])
+        # Every test runs once per prompt: each case's formatting depends on them, a file of
+        # cases that this file refers to (`tests: file://cases.jsonl`) included.
+        referring = Q(suite__workspace_id=locked.workspace_id, suite__referenced_by=locked.path)
+        Case.objects.filter(Q(suite=locked) | referring).update(summary_current=False)
         action = ActivityRecord.Action.SUITE_EDITED
         record_activity(locked.workspace_id, actor, action, locked.path, changes, suite=locked)
     suite.document = document

@@ -9,20 +9,14 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ..case_diff import (
-    change_summary,
-    conversation_diff,
-    field_changes,
-    fold_unchanged,
-    line_diff,
-)
+from ..case_diff import change_summary, conversation_diff, field_changes, fold_unchanged
 from ..eval_files.errors import EvalFileError
-from ..eval_files.reading import read_case
 from ..models import Case, Revision
 from ..permissions import Capability, WorkspaceAccess, signed_in_user
 from ..request_numbers import parse_number
 from ..services.case_editing import CaseConflict, save_case
 from ..services.formatting import WorkspaceFormatter
+from ..services.formatting_diffs import formatting_diffs
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
 
@@ -79,7 +73,9 @@ def case_compare(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: in
             context=1,
         ),
         "fields": field_changes(old.snapshot, new.snapshot),
-        "prompts": _prompt_diffs(WorkspaceFormatter(access.workspace), case, old, new),
+        "tests": formatting_diffs(
+            WorkspaceFormatter(access.workspace), case.suite, old.snapshot, new.snapshot
+        ),
     }
     return render(request, "evals/case_compare.html", context)
 
@@ -104,27 +100,6 @@ def case_restore(
     else:
         messages.success(request, f"Restored revision {number} of {case.case_id}.")
     return redirect("case_editor", access.workspace.slug, case.suite.pk, case.pk)
-
-
-def _prompt_diffs(
-    formatter: WorkspaceFormatter, case: Case, old: Revision, new: Revision
-) -> list[tuple[str, list[Any]]]:
-    """Question, guidelines and judge prompt (lm mode) of both revisions, line by line, with
-    unchanged lines folded beyond three lines of context."""
-    try:
-        before = formatter.format_parts(read_case(old.snapshot), case.suite)
-        after = formatter.format_parts(read_case(new.snapshot), case.suite)
-    except EvalFileError:
-        return []
-    texts = [
-        ("Formatted question", before.question, after.question),
-        ("Guidelines", before.guidelines, after.guidelines),
-        ("Judge prompt", before.evaluator_prompt(), after.evaluator_prompt()),
-    ]
-    return [
-        (title, fold_unchanged(line_diff(old_text, new_text), lambda row: row.op == "equal"))
-        for title, old_text, new_text in texts
-    ]
 
 
 def _revision_pair(

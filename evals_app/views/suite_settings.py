@@ -1,18 +1,33 @@
-"""A suite's settings (its top-level fields, its profile), renaming and deleting it: for the
-workspace's owners and editors."""
+"""A suite's settings (its top-level fields, its prompts with the tests they expand to, its
+profile), renaming and deleting it: for the workspace's owners and editors."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from ..eval_files.errors import EvalFileError
 from ..forms import SuiteFieldsForm, SuitePathForm, SuiteProfileForm
 from ..models import Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
-from ..services.suite_fields import change_profile, edit_suite_fields, fields_text, has_fields
+from ..prompt_rows import PromptFormError, PromptRow, apply_action, rows_from_form, rows_of
+from ..services.expanded_tests import expanded_tests
+from ..services.formatting import WorkspaceFormatter
+from ..services.suite_fields import (
+    PROFILE_2026,
+    PROMPTS_KEY,
+    change_profile,
+    edit_suite_fields,
+    edit_suite_prompts,
+    fields_text,
+    has_fields,
+    shows_prompts,
+)
 from ..services.suites import delete_suite, rename_suite
 from ..services.workspace_paths import WorkspacePathError
 from .htmx_request import HtmxHttpRequest
@@ -45,14 +60,53 @@ def suite_settings(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRe
     return _settings_page(request, access, suite, form, profile_form)
 
 
+@dataclass
+class PromptsCard:
+    """The Prompts card as the page shows it: the rows (stored, or as posted and not saved),
+    the control to focus after a structural edit, and what went wrong saving them."""
+
+    rows: list[PromptRow]
+    focus: str = ""
+    error: str = ""
+    file_paths: list[str] = field(default_factory=list)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def suite_prompts(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResponse:
+    """Edit the Prompts card: `action` adds, removes or moves a prompt in the posted, unsaved
+    rows (htmx gets the card, a plain form post the page), or saves them (`save`)."""
+    access, suite = _editable_suite(request, slug, suite_pk)
+    action = request.POST.get("action", "save")
+    try:
+        rows = rows_from_form(request.POST)
+        edited = apply_action(rows, action) if action != "save" else None
+    except PromptFormError as error:
+        return HttpResponseBadRequest(f"The prompts form was not understood: {error}")
+    if edited is not None:
+        card = PromptsCard(*edited)
+        if request.htmx:
+            formatter = WorkspaceFormatter(access.workspace)
+            context = _prompts_context(access, suite, card, formatter)
+            return render(request, f"{SETTINGS_PAGE}#prompts-form", context)
+        return _settings_page(request, access, suite, prompts=card)
+    try:
+        changes = edit_suite_prompts(suite, rows, signed_in_user(request))
+    except EvalFileError as error:
+        card = PromptsCard(rows, error=error.message)
+        return _settings_page(request, access, suite, prompts=card)
+    said = f"Saved the prompts of {suite.path}: {changes}." if changes else "No changes."
+    messages.success(request, said)
+    return redirect("suite_settings", access.workspace.slug, suite.pk)
+
+
 @require_POST
 def suite_profile(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResponse:
     """Switch the profile that formats the suite's cases."""
     access, suite = _editable_suite(request, slug, suite_pk)
     profile_form = SuiteProfileForm(request.POST)
     if not profile_form.is_valid():
-        form = SuiteFieldsForm(initial={"fields_yaml": fields_text(suite)})
-        return _settings_page(request, access, suite, form, profile_form)
+        return _settings_page(request, access, suite, profile_form=profile_form)
     if change_profile(suite, profile_form.cleaned_data["profile"], signed_in_user(request)):
         messages.success(
             request, f"{suite.path} is now formatted by {suite.get_profile_display()}."
@@ -68,19 +122,40 @@ def _settings_page(
     request: HtmxHttpRequest,
     access: WorkspaceAccess,
     suite: Suite,
-    form: SuiteFieldsForm,
-    profile_form: SuiteProfileForm,
+    form: SuiteFieldsForm | None = None,
+    profile_form: SuiteProfileForm | None = None,
+    prompts: PromptsCard | None = None,
 ) -> HttpResponse:
+    form = form or SuiteFieldsForm(initial={"fields_yaml": fields_text(suite)})
+    profile_form = profile_form or SuiteProfileForm(initial={"profile": suite.profile})
+    prompts = prompts or PromptsCard(rows_of(suite.document.get(PROMPTS_KEY)))
+    formatter = WorkspaceFormatter(access.workspace)
     context = {
-        "workspace": access.workspace,
-        "access": access,
-        "suite": suite,
+        **_prompts_context(access, suite, prompts, formatter),
+        # AgentV 2025 formats each case once: only the 2026 profile runs a case per prompt.
+        "expanded": expanded_tests(suite, formatter) if suite.profile == PROFILE_2026 else None,
         "form": form,
         "profile_form": profile_form,
         "has_fields": has_fields(suite),
     }
-    status = 422 if form.errors or profile_form.errors else 200
+    status = 422 if form.errors or profile_form.errors or prompts.error else 200
     return render(request, SETTINGS_PAGE, context, status=status)
+
+
+def _prompts_context(
+    access: WorkspaceAccess, suite: Suite, prompts: PromptsCard, formatter: WorkspaceFormatter
+) -> dict[str, object]:
+    """What the Prompts card shows, on the page and as the card's partial."""
+    shown = shows_prompts(suite)
+    if shown:
+        prompts.file_paths = sorted(formatter.file_texts)
+    return {
+        "workspace": access.workspace,
+        "access": access,
+        "suite": suite,
+        "shows_prompts": shown,
+        "prompts": prompts,
+    }
 
 
 @require_http_methods(["GET", "POST"])

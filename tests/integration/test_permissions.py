@@ -203,6 +203,16 @@ ENDPOINTS = [
     Endpoint("suite_settings", "get", Capability.EDIT),
     Endpoint("suite_settings", "post", Capability.EDIT, lambda w: {"fields_yaml": "name: x"}),
     Endpoint("suite_profile", "post", Capability.EDIT, lambda w: {"profile": "agentv-2026"}),
+    Endpoint(
+        "suite_prompts",
+        "post",
+        Capability.EDIT,
+        lambda w: {
+            "prompt-count": "1",
+            "prompt-0-kind": "template",
+            "prompt-0-text": "{{ input }}",
+        },
+    ),
     Endpoint("suite_upgrade", "get", Capability.EDIT),
     Endpoint("suite_upgrade", "post", Capability.EDIT),
     Endpoint("workspace_settings", "get", Capability.MANAGE),

@@ -47,6 +47,7 @@ KNOWN_POST_VIEWS = {
     "suite_delete",
     "suite_settings",
     "suite_profile",
+    "suite_prompts",
 }
 
 

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from django.test import Client
 from django.urls import reverse
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from evals_app.eval_files.errors import EvalFileError
@@ -117,6 +117,7 @@ def suite(db: None) -> Suite:
 
 @FUZZ
 @given(document=st.one_of(st.text(max_size=300), case_like.map(as_yaml), anything.map(as_yaml)))
+@example(document="id: a\x00b\n")
 def test_any_pasted_snippet_is_saved_or_refused_never_a_server_error(
     signed_in: Client, suite: Suite, document: str
 ) -> None:
@@ -124,6 +125,10 @@ def test_any_pasted_snippet_is_saved_or_refused_never_a_server_error(
 
     response = signed_in.post(url, {"yaml": document})
 
+    if "\x00" in document:  # refused before any view reads it (agentv_web/nul_characters.py)
+        assert response.status_code == 400
+        assert response.content.decode() == "yaml: text cannot hold NUL characters."
+        return
     # 200: a second snippet with the same id asks before it replaces the first case.
     assert response.status_code in (200, 302, 422), response.status_code
     if response.status_code == 422:

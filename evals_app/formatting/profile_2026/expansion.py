@@ -73,15 +73,20 @@ def read_prompts(
     with a warning (AgentV refuses the file)."""
     if raw is None:
         return None
-    entries = raw if isinstance(raw, list) and not _is_chat_array(raw) else [raw]
     prompts: list[Prompt] = []
-    for index, entry in enumerate(entries):
+    for index, entry in enumerate(prompt_entries(raw)):
         prompt = _read_prompt(entry, eval_path=eval_path, files=files)
         if isinstance(prompt, str):
             warnings.append(f"prompts[{index}]: {prompt}; AgentV refuses this file.")
         else:
             prompts.append(prompt)
     return prompts
+
+
+def prompt_entries(raw: Any) -> list[Any]:
+    """The entries of a `prompts` value, each one prompt: a list's items, except that a chat
+    array (a list of messages) is one prompt, as is any value that is not a list."""
+    return raw if isinstance(raw, list) and not _is_chat_array(raw) else [raw]
 
 
 def _read_prompt(entry: Any, *, eval_path: str, files: FileSource) -> Prompt | str:
@@ -191,7 +196,7 @@ def _expand_lists(test: dict[Any, Any], prompt_id: str | None) -> Iterator[Expan
         return
     combinations: list[dict[Any, Any]] = [{}]
     for name, value in variables.items():
-        values = value if expands(value) else [value]
+        values = value if expands_variable(value) else [value]
         combinations = [
             {**combination, name: item} for combination in combinations for item in values
         ]
@@ -199,7 +204,7 @@ def _expand_lists(test: dict[Any, Any], prompt_id: str | None) -> Iterator[Expan
         yield _second_pass({**test, "vars": combination}, combination, prompt_id)
 
 
-def expands(value: Any) -> bool:
+def expands_variable(value: Any) -> bool:
     """Whether a variable's value makes one test per item: a list whose first item is text
     (AgentV looks at the first item only), or an empty list (no test at all)."""
     return isinstance(value, list) and (not value or isinstance(value[0], str))

@@ -1,0 +1,135 @@
+"""The rows of a suite's Prompts card: each entry of the file's `prompts` as the settings page
+edits it (a template, a prompt file, or YAML for a chat array or a mapping), read back from the
+posted form, with the card's structural edits (add, remove, move) applied to the unsaved rows.
+
+What each entry means to AgentV is in docs/formatting.md, "The AgentV 2026 profile", step 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .eval_files.errors import EvalFileError
+from .eval_files.yaml_dumper import dump_yaml
+from .eval_files.yaml_loader import load_yaml
+from .formatting.profile_2026.expansion import FILE_PROTOCOL, prompt_entries
+from .request_numbers import parse_number
+
+PromptKind = Literal["template", "file", "yaml"]
+KINDS: tuple[PromptKind, ...] = ("template", "file", "yaml")
+# Far more than any file holds; a posted count above it is not a form the page produced.
+MAX_PROMPTS = 500
+
+
+class PromptFormError(ValueError):
+    """The posted form is not one the settings page produced (a field missing or malformed)."""
+
+
+@dataclass(frozen=True)
+class PromptRow:
+    """One prompt as the card shows it: a template's text, a prompt file's path (without
+    `file://`), or the YAML of any other entry."""
+
+    kind: PromptKind
+    text: str
+
+
+def rows_of(prompts: Any) -> list[PromptRow]:
+    """The rows of a stored `prompts` value (none when it is missing or null), one per prompt
+    AgentV reads: a chat array written as the whole value is one prompt, as AgentV reads it."""
+    if prompts is None:
+        return []
+    return [_row_of(entry) for entry in prompt_entries(prompts)]
+
+
+def _row_of(entry: Any) -> PromptRow:
+    if isinstance(entry, str):
+        if entry.startswith(FILE_PROTOCOL):
+            return PromptRow("file", entry.removeprefix(FILE_PROTOCOL))
+        return PromptRow("template", entry)
+    return PromptRow("yaml", dump_yaml(entry))
+
+
+def rows_from_form(data: Mapping[str, str]) -> list[PromptRow]:
+    """The rows of a posted Prompts form: `prompt-count`, then `prompt-N-kind` and
+    `prompt-N-text` for each. Raises PromptFormError when the form is not the page's."""
+    count = parse_number(data.get("prompt-count"))
+    if count is None or count > MAX_PROMPTS:
+        raise PromptFormError("prompt-count is missing or not a number of prompts")
+    rows = []
+    for index in range(count):
+        kind = data.get(f"prompt-{index}-kind")
+        if kind not in KINDS:
+            raise PromptFormError(f"prompt-{index}-kind is missing or unknown")
+        # Browsers send a textarea's line ends as CRLF (HTML spec, "textarea wrapping"); eval
+        # files keep the LF line ends of the files imported from a repository.
+        text = data.get(f"prompt-{index}-text", "").replace("\r\n", "\n")
+        rows.append(PromptRow(kind, text))
+    return rows
+
+
+def apply_action(rows: Sequence[PromptRow], action: str) -> tuple[list[PromptRow], str]:
+    """`rows` after one structural edit (`add:template`, `add:file`, `remove:N`, `move:N:up`,
+    `move:N:down`), and the id of the control to focus next. Raises PromptFormError for an
+    action the page does not make."""
+    edited = list(rows)
+    verb, _, rest = action.partition(":")
+    if verb == "add" and rest in ("template", "file"):
+        edited.append(PromptRow(rest, ""))  # type: ignore[arg-type]  # checked just above
+        return edited, f"prompt-{len(edited) - 1}-text"
+    index_text, _, direction = rest.partition(":")
+    index = parse_number(index_text)
+    if index is None or index >= len(edited):
+        raise PromptFormError(f"unknown action {action!r}")
+    if verb == "remove" and not direction:
+        del edited[index]
+        return edited, "add-template-prompt" if not edited else f"prompt-{max(index - 1, 0)}-text"
+    if verb == "move" and direction in ("up", "down"):
+        target = index - 1 if direction == "up" else index + 1
+        if 0 <= target < len(edited):
+            edited[index], edited[target] = edited[target], edited[index]
+            index = target
+        return edited, f"prompt-{index}-move-{direction}"
+    raise PromptFormError(f"unknown action {action!r}")
+
+
+def entries_of(rows: Sequence[PromptRow]) -> list[Any]:
+    """The `prompts` entries the rows stand for. Raises EvalFileError, naming the prompt (from
+    1) and the line, when a row's YAML does not parse or a prompt file has no path."""
+    entries = []
+    for number, row in enumerate(rows, start=1):
+        if row.kind == "template":
+            entries.append(row.text)
+        elif row.kind == "file":
+            if not row.text.strip():
+                raise EvalFileError(f"Prompt {number}: type the path of the prompt file.")
+            entries.append(FILE_PROTOCOL + row.text)
+        else:
+            entries.append(_yaml_entry(number, row.text))
+    if len(entries) > 1 and len(prompt_entries(entries)) != len(entries):
+        # A list of single messages is a chat array to AgentV: one prompt, not several.
+        raise EvalFileError(
+            "Every prompt is a single chat message, so AgentV would read them together as one "
+            "chat array: write each prompt as a list of messages (`- role: user`)."
+        )
+    return entries
+
+
+def _yaml_entry(number: int, text: str) -> Any:
+    # Read as eval files are (core tags only, bounded nesting and aliases), so what is stored
+    # is what an import of the exported file reads back.
+    try:
+        value = load_yaml(text).data
+    except EvalFileError as error:
+        where = f"Prompt {number}, line {error.line}" if error.line else f"Prompt {number}"
+        raise EvalFileError(
+            f"{where}: {error.message}", line=error.line, field=f"prompts[{number - 1}]"
+        ) from None
+    if value is None:
+        raise EvalFileError(
+            f"Prompt {number} is empty: write a chat array or a mapping, or remove it.",
+            field=f"prompts[{number - 1}]",
+        )
+    return value

@@ -1,0 +1,124 @@
+"""What the model and the judge see in two revisions of a case, line by line, formatted by the
+suite's profile (docs/formatting.md): the question, guidelines and judge prompt for the AgentV
+2025 profile; for the AgentV 2026 profile, per expanded test (matched by its id), the question,
+the system message, each judge prompt and each conversation turn's chat messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..case_diff import LineRow, Run, fold_unchanged, line_diff
+from ..eval_files.errors import EvalFileError
+from ..eval_files.reading import read_case
+from ..formatting.profile_2026 import FormattedTest
+from ..models import Suite
+from .formatting import WorkspaceFormatter
+
+PROFILE_2026 = "agentv-2026"
+
+
+@dataclass(frozen=True)
+class TextDiff:
+    """One text of both revisions side by side, unchanged lines folded beyond three of context."""
+
+    title: str
+    runs: list[Run[LineRow]]
+
+
+@dataclass(frozen=True)
+class TestDiff:
+    """The texts of one test in both revisions. `test_id` is None for the AgentV 2025 profile
+    (one test per case); `only_in` names the revision ("old" or "new") of a test the other
+    revision does not expand to."""
+
+    test_id: str | None
+    only_in: Literal["old", "new"] | None
+    texts: list[TextDiff]
+
+    @property
+    def changed(self) -> bool:
+        """Whether any line of any text differs."""
+        return any(not run.folded and _has_change(run) for text in self.texts for run in text.runs)
+
+
+def formatting_diffs(
+    formatter: WorkspaceFormatter, suite: Suite, old: dict[Any, Any], new: dict[Any, Any]
+) -> list[TestDiff] | None:
+    """The formatted texts of the case documents `old` and `new` of `suite`, in lm mode with the
+    workspace's files (and the suite's top-level fields) as they are now; None when a revision
+    cannot be formatted."""
+    if suite.profile == PROFILE_2026:
+        return _tests_2026(formatter, suite, old, new)
+    try:
+        before = formatter.format_parts(read_case(old), suite)
+        after = formatter.format_parts(read_case(new), suite)
+    except EvalFileError:
+        return None
+    texts = [
+        ("Formatted question", before.question, after.question),
+        ("Guidelines", before.guidelines, after.guidelines),
+        ("Judge prompt", before.evaluator_prompt(), after.evaluator_prompt()),
+    ]
+    return [TestDiff(None, None, [_diff(title, one, other) for title, one, other in texts])]
+
+
+def _tests_2026(
+    formatter: WorkspaceFormatter, suite: Suite, old: dict[Any, Any], new: dict[Any, Any]
+) -> list[TestDiff] | None:
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return None
+    before = {test.id: test for test in formatter.format_tests(old, suite)}
+    after = {test.id: test for test in formatter.format_tests(new, suite)}
+    diffs = []
+    # The newer revision's order, then the tests only the older one expands to.
+    for test_id in [*after, *(test_id for test_id in before if test_id not in after)]:
+        one, other = before.get(test_id), after.get(test_id)
+        old_texts, new_texts = _texts(one), _texts(other)
+        titles = [*new_texts, *(title for title in old_texts if title not in new_texts)]
+        only_in: Literal["old", "new"] | None = (
+            "new" if one is None else "old" if other is None else None
+        )
+        diffs.append(
+            TestDiff(
+                test_id,
+                only_in,
+                [_diff(title, old_texts.get(title), new_texts.get(title)) for title in titles],
+            )
+        )
+    return diffs
+
+
+def _texts(test: FormattedTest | None) -> dict[str, str]:
+    """What the model and each judge receive for `test`, by title, in reading order."""
+    if test is None:
+        return {}
+    texts = {"Formatted question": test.question}
+    if test.system_message is not None:
+        texts["System message"] = test.system_message
+    for number, judge in enumerate(test.judges, start=1):
+        if judge.prompt is not None:
+            texts[f"Judge prompt {number} ({judge.label})"] = judge.prompt
+    for turn_number, turn in enumerate(test.turns or (), start=1):
+        texts[f"Turn {turn_number}: chat messages"] = "\n\n".join(
+            f"@[{message['role'].title()}]:\n{message['content']}" for message in turn.chat_prompt
+        )
+        for number, judge in enumerate(turn.judges, start=1):
+            if judge.prompt is not None:
+                texts[f"Turn {turn_number}: judge prompt {number} ({judge.label})"] = judge.prompt
+    return texts
+
+
+def _diff(title: str, old: str | None, new: str | None) -> TextDiff:
+    """`old` and `new` line by line; a text only one revision has is all removed or all added."""
+    if old is None and new is not None:
+        rows = [LineRow("insert", None, line) for line in new.split("\n")]
+    elif new is None and old is not None:
+        rows = [LineRow("delete", line, None) for line in old.split("\n")]
+    else:
+        rows = line_diff(old or "", new or "")
+    return TextDiff(title, fold_unchanged(rows, lambda row: row.op == "equal"))
+
+
+def _has_change(run: Run[LineRow]) -> bool:
+    return any(row.op != "equal" for row in run.items)
