@@ -62,12 +62,14 @@ def export_workspace(
     _remove_stale_temporary_files(folder)
     summary = ExportSummary(workspace=workspace, folder=folder)
     formatter = WorkspaceFormatter(workspace)
+    targets = _ExportFolder(folder)
     with _Finisher() as finisher:
         for path, text in formatter.file_texts.items():
-            _write_text(folder, path, text, finisher)
+            with _atomic_file(targets.target(path), finisher) as handle:
+                handle.write(text)
             summary.files += 1
         case_filter: dict[str, Any] = {"status": ReviewStatus.APPROVED} if approved_only else {}
-        with _atomic_file(folder / FORMATTED_FILE, finisher) as jsonl:
+        with _atomic_file(targets.target(FORMATTED_FILE), finisher) as jsonl:
             suites = suites_with_cases(workspace.suites.order_by("path"), **case_filter)
             for suite, cases in suites:
                 summary.suites += 1
@@ -76,7 +78,7 @@ def export_workspace(
                     for _ in documents:  # formatted, but the file is a stored file
                         on_case()
                     continue
-                with _atomic_file(_inside(folder, suite.path), finisher) as yaml_out:
+                with _atomic_file(targets.target(suite.path), finisher) as yaml_out:
                     for chunk in suite_chunks(suite, _counted(documents, on_case)):
                         yaml_out.write(chunk)
     return summary
@@ -147,17 +149,37 @@ def _formatted_lines(
         yield json.dumps(row, ensure_ascii=False) + "\n"
 
 
-def _inside(folder: Path, relative: str) -> Path:
-    """`folder/relative`, refusing any stored path that would lead outside `folder`."""
-    target = (folder / relative).resolve()
-    if not target.is_relative_to(folder.resolve()):
-        raise ValueError(f"refusing to write outside the export folder: {relative!r}")
-    return target
+class _ExportFolder:
+    """Where each stored path is written under the export folder, refusing any that would lead
+    outside it (`..`, or a symbolic link to elsewhere).
 
+    A repository holds thousands of files in a few hundred folders: each folder is resolved,
+    checked and created once, so a file costs one `lstat` of its own, not one per folder of its
+    path (which, with `mkdir` on every write, took a good part of a large export).
+    """
 
-def _write_text(folder: Path, relative: str, text: str, finisher: _Finisher) -> None:
-    with _atomic_file(_inside(folder, relative), finisher) as handle:
-        handle.write(text)
+    def __init__(self, folder: Path) -> None:
+        self._folder = folder
+        self._root = folder.resolve()
+        self._parents: dict[str, Path] = {}
+
+    def target(self, relative: str) -> Path:
+        """The path to write `relative` to; its folder exists afterwards."""
+        folder_part, _, name = relative.rpartition("/")
+        parent = self._parents.get(folder_part)
+        if parent is None:
+            parent = self._inside((self._folder / folder_part).resolve(), relative)
+            parent.mkdir(parents=True, exist_ok=True)
+            self._parents[folder_part] = parent
+        target = parent / name
+        if name in ("", ".", "..") or target.is_symlink():
+            return self._inside(target.resolve(), relative)
+        return target
+
+    def _inside(self, path: Path, relative: str) -> Path:
+        if not path.is_relative_to(self._root):
+            raise ValueError(f"refusing to write outside the export folder: {relative!r}")
+        return path
 
 
 def _remove_stale_temporary_files(folder: Path) -> None:
@@ -230,9 +252,8 @@ def _sync_and_rename(descriptor: int, temporary: str, target: Path) -> None:
 
 @contextmanager
 def _atomic_file(target: Path, finisher: _Finisher | None = None) -> Iterator[IO[str]]:
-    """Write to a temporary file beside `target`, then rename it over `target` in one step,
-    after syncing it to disk (with a `finisher`: by the finisher, a little later)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    """Write to a temporary file beside `target` (whose folder exists), then rename it over
+    `target` in one step, after syncing it to disk (with a `finisher`: by it, a little later)."""
     descriptor, temporary = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
     )
