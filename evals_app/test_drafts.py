@@ -64,7 +64,7 @@ class VariableDraft:
     name: str = ""
     kind: str = "text"
     text: str = ""
-    # The value as read, and its name: written back while the field shows it unchanged.
+    # The value as read: written back while the field shows it unchanged.
     original: Any = _ABSENT
 
     @classmethod
