@@ -26,9 +26,6 @@ from .formatted_rows import formatted_rows
 from .formatting import WorkspaceFormatter
 
 FORMATTED_FILE = "formatted.jsonl"
-# Bytes gathered before each write: `formatted.jsonl` runs to hundreds of megabytes, which the
-# default 8 KiB buffer hands to the kernel in tens of thousands of system calls.
-_WRITE_BUFFER = 1 << 20
 # `.<target name>.<8 random characters>.tmp`, as tempfile.mkstemp names them in _atomic_file.
 TEMPORARY_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
 
@@ -263,9 +260,7 @@ def _atomic_file(target: Path, finisher: _Finisher | None = None) -> Iterator[IO
     try:
         # mkstemp creates the file private (0600); an exported file gets the usual permissions.
         os.chmod(temporary, 0o666 & ~_current_umask())
-        with os.fdopen(
-            descriptor, "w", encoding="utf-8", newline="\n", buffering=_WRITE_BUFFER
-        ) as handle:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
             yield handle
             handle.flush()
             if finisher is None:
