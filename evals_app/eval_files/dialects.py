@@ -69,7 +69,7 @@ def is_eval_document(data: Any) -> bool:
 
 def default_profile(cases_key: str | None) -> Profile:
     """The profile of a file by its spelling: today's rules for `tests`, else the 2025 rules."""
-    return "agentv-2026" if cases_key == "tests" else "agentv-2025"
+    return PROFILE_2026 if cases_key == "tests" else PROFILE_2025
 
 
 def is_file_reference(value: Any) -> bool:

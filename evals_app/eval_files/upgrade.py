@@ -19,6 +19,7 @@ from .dialects import (
     ID_KEYS,
     INPUT_PATHS,
     OUTCOME_KEYS,
+    PROFILE_2025,
 )
 from .errors import EvalFileError
 from .grading_upgrade import evaluator_assert, rubric_assert
@@ -70,7 +71,7 @@ class UpgradedFile:
 def is_older_file(header: Mapping[Any, Any], cases_key: str | None, profile: str) -> bool:
     """Whether a suite is written for an older AgentV: formatted by the 2025 profile, an older
     list of cases, or a `tests` file of 2026-02 (no `prompts`, or a key only older files have)."""
-    if profile == "agentv-2025" or cases_key in OLDER_CASES_KEYS:
+    if profile == PROFILE_2025 or cases_key in OLDER_CASES_KEYS:
         return True
     if cases_key != TODAY_CASES_KEY:
         return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.urls import reverse
 
-from ..eval_files.dialects import DEFAULT_GUIDELINE_PATTERNS, PROFILE_LABELS
+from ..eval_files.dialects import DEFAULT_GUIDELINE_PATTERNS, PROFILE_2025, PROFILE_LABELS
 from ..eval_files.reading import FILE_FORMATS
 from ..eval_files.upgrade import is_older_file
 from .ordered_json import OrderedJSONField
@@ -99,7 +99,7 @@ class Suite(models.Model):
         max_length=10, choices=[(name, name) for name in FILE_FORMATS], default="yaml"
     )
     profile = models.CharField(
-        max_length=20, choices=list(PROFILE_LABELS.items()), default="agentv-2025"
+        max_length=20, choices=list(PROFILE_LABELS.items()), default=PROFILE_2025
     )
     referenced_by = models.CharField(max_length=1000, blank=True, default="")
     # The top-level mapping as of the last import, sync or publish; None for a suite made here.

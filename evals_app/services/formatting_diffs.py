@@ -9,13 +9,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..case_diff import LineRow, Run, fold_unchanged, line_diff
+from ..eval_files.dialects import PROFILE_2026
 from ..eval_files.errors import EvalFileError
 from ..eval_files.reading import read_case
 from ..formatting.profile_2026 import FormattedTest
 from ..models import Suite
 from .formatting import WorkspaceFormatter
-
-PROFILE_2026 = "agentv-2026"
 
 
 @dataclass(frozen=True)

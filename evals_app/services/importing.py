@@ -15,7 +15,7 @@ from django.utils.text import slugify
 
 from ..eval_files.case_parts import case_input, file_evaluators
 from ..eval_files.configs import Config, patterns_for, read_config
-from ..eval_files.dialects import default_profile
+from ..eval_files.dialects import PROFILE_2026, default_profile
 from ..eval_files.discovery import Discovery, FoundEvalFile, discover
 from ..eval_files.errors import EvalFileError
 from ..eval_files.json_text import encode_json
@@ -173,7 +173,7 @@ def _format_file(
     contents = eval_file.contents
     summary.warnings.extend(str(note.located(eval_file.path)) for note in contents.notes)
     header = headers.get(eval_file.referenced_by or "", contents.header)
-    if default_profile(contents.cases_key or "tests") == "agentv-2026":
+    if default_profile(contents.cases_key or "tests") == PROFILE_2026:
         return _format_tests_2026(eval_file, header, files, stored, summary)
     patterns = patterns_for(eval_file.path, configs)
     evaluators = file_evaluators(contents.header)

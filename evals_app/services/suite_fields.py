@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 
-from ..eval_files.dialects import CASES_KEYS, PROFILES
+from ..eval_files.dialects import CASES_KEYS, PROFILE_2026, PROFILES
 from ..eval_files.errors import EvalFileError
 from ..eval_files.json_text import encode_json
 from ..eval_files.yaml_dumper import dump_yaml
@@ -110,7 +110,6 @@ def edit_suite_fields(suite: Suite, text: str, actor: User | None = None) -> str
 
 
 PROMPTS_KEY = "prompts"
-PROFILE_2026 = "agentv-2026"
 
 
 def shows_prompts(suite: Suite) -> bool:

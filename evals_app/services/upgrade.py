@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from ..eval_files.case_parts import split_case
+from ..eval_files.dialects import PROFILE_2026
 from ..eval_files.errors import EvalFileError
 from ..eval_files.grading_upgrade import judge_prompt_values
 from ..eval_files.judge_templates import copy_path, upgrade_judge_template
@@ -31,7 +32,6 @@ from .case_reading import stored_cases
 from .formatting import WorkspaceFormatter
 from .workspace_files import create_file, update_file
 
-TODAY_PROFILE = "agentv-2026"
 REVISION_SUMMARY = "upgraded to today's format"
 
 
@@ -178,7 +178,7 @@ def _apply(upgrade: SuiteUpgrade, actor: User | None) -> None:
     suite.document = upgrade.header
     if suite.cases_key:
         suite.cases_key = TODAY_CASES_KEY
-    suite.profile = TODAY_PROFILE
+    suite.profile = PROFILE_2026
     suite.save(update_fields=["document", "cases_key", "profile", "updated_at"])
     # Every case now formats by today's rules, changed or not.
     suite.cases.update(summary_current=False)
@@ -275,7 +275,7 @@ def _format(plan: UpgradePlan, files: dict[str, str]) -> None:
             document=upgrade.header,
             cases_key=TODAY_CASES_KEY if upgrade.suite.cases_key else "",
             file_format=upgrade.suite.file_format,
-            profile=TODAY_PROFILE,
+            profile=PROFILE_2026,
         )
         for case in upgrade.cases:
             case.yaml_before = dump_yaml(case.case.document)

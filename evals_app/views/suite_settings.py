@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from ..eval_files.dialects import PROFILE_2026
 from ..eval_files.errors import EvalFileError
 from ..forms import SuiteFieldsForm, SuitePathForm, SuiteProfileForm
 from ..models import Suite
@@ -19,7 +20,6 @@ from ..prompt_rows import PromptFormError, PromptRow, apply_action, rows_from_fo
 from ..services.expanded_tests import expanded_tests
 from ..services.formatting import WorkspaceFormatter
 from ..services.suite_fields import (
-    PROFILE_2026,
     PROMPTS_KEY,
     change_profile,
     edit_suite_fields,
