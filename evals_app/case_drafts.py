@@ -19,9 +19,9 @@ from .draft_fields import (
     DraftFormError,
     form_count,
     form_integer,
-    form_meta,
     form_text,
     item_index,
+    item_meta,
     json_text,
     json_value,
     move_focus,
@@ -38,7 +38,7 @@ from .eval_files.case_parts import (
 from .eval_files.dialects import ROLES
 from .eval_files.json_text import encode_json, has_typed_keys
 from .eval_files.key_order import ordered_mapping, split_mapping
-from .eval_files.test_parts import ASSERT_KEYS, join_test, split_test
+from .eval_files.test_parts import join_test, split_test
 from .test_drafts import TEST_ACTIONS, TestDraft
 
 SECTIONS = ("input", "expected")
@@ -349,7 +349,7 @@ class CaseDraft:
     @classmethod
     def from_form(cls, form: Mapping[str, str]) -> CaseDraft:
         """Parse the editor's form; raise DraftFormError if it is not the editor's."""
-        meta = _meta(form, "case-meta")
+        meta = item_meta(form, "case-meta")
         try:
             spelling = Spelling.from_json(meta.get("spelling", Spelling().as_json()))
         except ValueError as error:
@@ -359,8 +359,7 @@ class CaseDraft:
         if not isinstance(skeleton, dict) or not isinstance(unread, list):
             raise DraftFormError("case-meta: malformed")
         evaluators = meta.get("evaluators")
-        asserts_key = next((key for key in ASSERT_KEYS if key in skeleton), ASSERT_KEYS[0])
-        test = TestDraft.from_form(form, asserts_key)
+        test = TestDraft.from_form(form, split_test(skeleton, spelling))
         return cls(
             case_id=form.get("id", ""),
             outcome=form_text(form.get("outcome", "")),
@@ -455,14 +454,14 @@ def _turns_from_form(form: Mapping[str, str], section: str) -> list[TurnDraft]:
     turns = []
     for index in range(form_count(form, f"{section}-count", MAX_TURNS)):
         prefix = f"{section}-{index}"
-        meta = _meta(form, f"{prefix}-meta")
+        meta = item_meta(form, f"{prefix}-meta")
         role = form.get(f"{prefix}-role", "")
         if role not in ROLES:
             raise DraftFormError(f"{prefix}-role: unknown role {role!r}")
         blocks = []
         for block_index in range(form_count(form, f"{prefix}-block-count", MAX_BLOCKS)):
             block_prefix = f"{prefix}-block-{block_index}"
-            block_meta = _meta(form, f"{block_prefix}-meta")
+            block_meta = item_meta(form, f"{block_prefix}-meta")
             blocks.append(
                 BlockDraft(
                     type=form.get(f"{block_prefix}-type", "text") or "text",
@@ -499,7 +498,7 @@ def _turns_from_form(form: Mapping[str, str], section: str) -> list[TurnDraft]:
 
 
 def _tool_call_from_form(form: Mapping[str, str], prefix: str) -> ToolCallDraft:
-    meta = _meta(form, f"{prefix}-meta")
+    meta = item_meta(form, f"{prefix}-meta")
     return ToolCallDraft(
         tool=form.get(f"{prefix}-tool", "").strip(),
         input_text=form_text(form.get(f"{prefix}-input", "")),
@@ -519,7 +518,7 @@ def _originals(value: Any) -> dict[str, Any]:
 
 
 def _evaluator_from_form(form: Mapping[str, str], prefix: str) -> EvaluatorDraft:
-    meta = _meta(form, f"{prefix}-meta")
+    meta = item_meta(form, f"{prefix}-meta")
     values = {name: _cleaned(name, form.get(f"{prefix}-{name}", "")) for name in EVALUATOR_FIELDS}
     return EvaluatorDraft(
         **values, extra=meta["extra"], key_order=meta["key_order"], original=meta.get("original")
@@ -539,15 +538,6 @@ def _as_the_form_reads(draft: EvaluatorDraft) -> EvaluatorDraft:
     for name in EVALUATOR_FIELDS:
         setattr(draft, name, _cleaned(name, getattr(draft, name)))
     return draft
-
-
-def _meta(form: Mapping[str, str], name: str) -> dict[str, Any]:
-    meta = form_meta(form, name)
-    extra = meta.setdefault("extra", {})
-    key_order = meta.setdefault("key_order", [])
-    if not isinstance(extra, dict) or not isinstance(key_order, list):
-        raise DraftFormError(f"{name}: malformed")
-    return meta
 
 
 def meta_json(item: BlockDraft | TurnDraft | EvaluatorDraft | ToolCallDraft) -> str:

@@ -52,6 +52,17 @@ def form_meta(form: Mapping[str, str], name: str) -> dict[str, Any]:
     return meta
 
 
+def item_meta(form: Mapping[str, str], name: str) -> dict[str, Any]:
+    """The hidden `-meta` field of an item (a turn, a block, an assert, …): `form_meta` with
+    the item's unknown keys (`extra`) and the order of all its keys (`key_order`)."""
+    meta = form_meta(form, name)
+    extra = meta.setdefault("extra", {})
+    key_order = meta.setdefault("key_order", [])
+    if not isinstance(extra, dict) or not isinstance(key_order, list):
+        raise DraftFormError(f"{name}: malformed")
+    return meta
+
+
 def json_text(value: Any) -> str:
     """A value as the editor shows it in a JSON text area."""
     return json.dumps(value, ensure_ascii=False, indent=2)

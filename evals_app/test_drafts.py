@@ -24,6 +24,7 @@ from .draft_fields import (
     form_meta,
     form_text,
     item_index,
+    item_meta,
     json_text,
     json_value,
     move_focus,
@@ -32,7 +33,7 @@ from .draft_fields import (
 from .eval_files.errors import EvalFileError
 from .eval_files.json_text import encode_json
 from .eval_files.key_order import ordered_mapping
-from .eval_files.test_parts import TestParts
+from .eval_files.test_parts import CONVERSATION_SETTINGS, TestParts
 from .eval_files.yaml_dumper import dump_yaml
 from .eval_files.yaml_loader import load_yaml
 from .formatting.profile_2026.expansion import expands_variable
@@ -396,10 +397,14 @@ class TestDraft:
         return settings
 
     @classmethod
-    def from_form(cls, form: Mapping[str, str], asserts_key: str) -> TestDraft:
-        """The parts of the editor's form; a part whose fields the form lacks stays None."""
-        meta = form_meta(form, "test-meta")
-        draft = cls(asserts_key=asserts_key)
+    def from_form(cls, form: Mapping[str, str], read: TestParts) -> TestDraft:
+        """The parts of the editor's form, of a test whose parts as read are `read` (from the
+        case's skeleton); a part whose fields the form lacks stays None."""
+        draft = cls(
+            asserts_key=read.asserts_key,
+            setting_originals=dict(read.settings),
+            present=read.present,
+        )
         if "var-count" in form:
             draft.variables = [
                 _variable_from_form(form, f"var-{index}")
@@ -408,13 +413,9 @@ class TestDraft:
         if "assert-count" in form:
             draft.asserts = _asserts_from_form(form, "assert")
         draft.conversation = form.get("conversation") == "on"
-        originals = meta.get("settings", {})
-        if not isinstance(originals, dict):
-            raise DraftFormError("test-meta: malformed settings")
-        draft.setting_originals = originals
         draft.settings = {
             name: form[f"conversation-{name}"]
-            for name in ("mode", "aggregation", "on_turn_failure", "window_size")
+            for name in CONVERSATION_SETTINGS
             if f"conversation-{name}" in form
         }
         if "cturn-count" in form:
@@ -423,11 +424,6 @@ class TestDraft:
                 for index in range(form_count(form, "cturn-count", MAX_CONVERSATION_TURNS))
             ]
         return draft
-
-
-def test_meta_json(draft: TestDraft) -> str:
-    """The hidden `test-meta` value: the settings as read (written back while unchanged)."""
-    return encode_json({"settings": draft.setting_originals})
 
 
 def assert_meta_json(item: AssertDraft) -> str:
@@ -487,10 +483,7 @@ def _assert_from_form(form: Mapping[str, str], prefix: str) -> AssertDraft:
     kind = form.get(f"{prefix}-kind", "")
     if kind not in ASSERT_KINDS:
         raise DraftFormError(f"{prefix}-kind: unknown assert kind {kind!r}")
-    meta = form_meta(form, f"{prefix}-meta")
-    extra, key_order = meta.get("extra", {}), meta.get("key_order", [])
-    if not isinstance(extra, dict) or not isinstance(key_order, list):
-        raise DraftFormError(f"{prefix}-meta: malformed")
+    meta = item_meta(form, f"{prefix}-meta")
     return AssertDraft(
         kind=kind,
         value=form_text(form.get(f"{prefix}-value", "")),
@@ -501,18 +494,17 @@ def _assert_from_form(form: Mapping[str, str], prefix: str) -> AssertDraft:
         weight=form.get(f"{prefix}-weight", ""),
         required=form.get(f"{prefix}-required") == "on",
         yaml_text=form_text(form.get(f"{prefix}-yaml", "")),
-        extra=extra,
-        key_order=key_order,
+        extra=meta["extra"],
+        key_order=meta["key_order"],
         command_list=bool(meta.get("command_list")),
         original=meta.get("original", _ABSENT),
     )
 
 
 def _conversation_turn_from_form(form: Mapping[str, str], prefix: str) -> ConversationTurnDraft:
-    meta = form_meta(form, f"{prefix}-meta")
-    extra, key_order = meta.get("extra", {}), meta.get("key_order", [])
+    meta = item_meta(form, f"{prefix}-meta")
     originals = meta.get("originals", {})
-    if not all(isinstance(v, t) for v, t in ((extra, dict), (key_order, list), (originals, dict))):
+    if not isinstance(originals, dict):
         raise DraftFormError(f"{prefix}-meta: malformed")
     forms = (form.get(f"{prefix}-input-form", "text"), form.get(f"{prefix}-expected-form", "text"))
     if not set(forms) <= {"text", "yaml"}:
@@ -523,8 +515,8 @@ def _conversation_turn_from_form(form: Mapping[str, str], prefix: str) -> Conver
         expected_text=form_text(form.get(f"{prefix}-expected", "")),
         expected_form=forms[1],
         asserts=_asserts_from_form(form, f"{prefix}-assert") if meta.get("asserts") else None,
-        extra=extra,
-        key_order=key_order,
+        extra=meta["extra"],
+        key_order=meta["key_order"],
         originals=originals,
     )
 

@@ -14,7 +14,6 @@ from ..test_drafts import (
     TestDraft,
     VariableDraft,
     assert_meta_json,
-    test_meta_json,
     turn_meta_json,
     variable_meta_json,
 )
@@ -89,7 +88,6 @@ def today_test_context(test: TestDraft) -> dict[str, Any]:
     turns = test.turns or []
     return {
         "test": test,
-        "test_meta": test_meta_json(test),
         "variables": [
             VariableRow(f"var-{index}", index, variable, variable_meta_json(variable))
             for index, variable in enumerate(test.variables or [])
