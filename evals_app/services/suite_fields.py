@@ -98,15 +98,25 @@ def edit_suite_fields(suite: Suite, text: str, actor: User | None = None) -> str
         document = arranged_document(locked.document, locked.cases_key, fields)
         if _same(document, locked.document):
             return ""
-        locked.document = document
-        locked.save(update_fields=["document", "updated_at"])
-        # File-level evaluators (`execution.evaluators`) reach every case that names none.
-        Case.objects.filter(suite=locked).update(summary_current=False)
         changes = _changes(before, fields)
-        action = ActivityRecord.Action.SUITE_EDITED
-        record_activity(locked.workspace_id, actor, action, locked.path, changes, suite=locked)
+        _store_document(locked, document, changes, actor)
     suite.document = document
     return changes
+
+
+def _store_document(
+    locked: Suite, document: dict[Any, Any], changes: str, actor: User | None
+) -> None:
+    """Save the new top-level fields of `locked` (a suite row locked for update) and record
+    the change. The fields reach how every case formats (file-level evaluators, `prompts`,
+    `default_test`), in a file of cases this file refers to (`tests: file://cases.jsonl`) too:
+    their stored summaries are out of date."""
+    locked.document = document
+    locked.save(update_fields=["document", "updated_at"])
+    referring = Q(suite__workspace_id=locked.workspace_id, suite__referenced_by=locked.path)
+    Case.objects.filter(Q(suite=locked) | referring).update(summary_current=False)
+    action = ActivityRecord.Action.SUITE_EDITED
+    record_activity(locked.workspace_id, actor, action, locked.path, changes, suite=locked)
 
 
 PROMPTS_KEY = "prompts"
@@ -167,14 +177,7 @@ def edit_suite_prompts(suite: Suite, rows: Sequence[PromptRow], actor: User | No
             count = len(entries)
             verb = "changed" if PROMPTS_KEY in locked.document else "added"
             changes = f"prompts {verb} ({count} prompt{'s' * (count != 1)})"
-        locked.document = document
-        locked.save(update_fields=["document", "updated_at"])
-        # Every test runs once per prompt: each case's formatting depends on them, a file of
-        # cases that this file refers to (`tests: file://cases.jsonl`) included.
-        referring = Q(suite__workspace_id=locked.workspace_id, suite__referenced_by=locked.path)
-        Case.objects.filter(Q(suite=locked) | referring).update(summary_current=False)
-        action = ActivityRecord.Action.SUITE_EDITED
-        record_activity(locked.workspace_id, actor, action, locked.path, changes, suite=locked)
+        _store_document(locked, document, changes, actor)
     suite.document = document
     return changes
 

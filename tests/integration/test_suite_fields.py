@@ -17,6 +17,7 @@ from evals_app.eval_files.reading import read_eval_file
 from evals_app.eval_files.writing import eval_file_text
 from evals_app.models import ActivityRecord, Case, Suite, Workspace
 from evals_app.services.exporting import FORMATTED_FILE, export_workspace
+from evals_app.services.suite_fields import edit_suite_fields
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -360,3 +361,16 @@ def test_settings_changes_need_the_csrf_token(suite: Suite, name: str) -> None:
     assert response.status_code == 403
     assert stored(suite).document["description"] == "Reviews of pull requests."
     assert stored(suite).profile == "agentv-2025"
+
+
+def test_editing_the_fields_marks_the_summaries_of_a_file_of_cases_it_refers_to(
+    suite: Suite,
+) -> None:
+    listed = factories.suite(
+        suite.workspace, "evals/more.jsonl", file_format="jsonl", referenced_by=suite.path
+    )
+    factories.case(listed, "listed-1", summary_current=True)
+
+    edit_suite_fields(suite, "description: Its fields reach the listed cases too.\n")
+
+    assert not Case.objects.filter(suite=listed, summary_current=True).exists()
