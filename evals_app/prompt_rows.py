@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .draft_fields import form_text, swap
 from .eval_files.errors import EvalFileError
 from .eval_files.yaml_dumper import dump_yaml
 from .eval_files.yaml_loader import load_yaml
@@ -63,10 +64,7 @@ def rows_from_form(data: Mapping[str, str]) -> list[PromptRow]:
         kind = data.get(f"prompt-{index}-kind")
         if kind not in KINDS:
             raise PromptFormError(f"prompt-{index}-kind is missing or unknown")
-        # Browsers send a textarea's line ends as CRLF (HTML spec, "textarea wrapping"); eval
-        # files keep the LF line ends of the files imported from a repository.
-        text = data.get(f"prompt-{index}-text", "").replace("\r\n", "\n")
-        rows.append(PromptRow(kind, text))
+        rows.append(PromptRow(kind, form_text(data.get(f"prompt-{index}-text", ""))))
     return rows
 
 
@@ -87,11 +85,7 @@ def apply_action(rows: Sequence[PromptRow], action: str) -> tuple[list[PromptRow
         del edited[index]
         return edited, "add-template-prompt" if not edited else f"prompt-{max(index - 1, 0)}-text"
     if verb == "move" and direction in ("up", "down"):
-        target = index - 1 if direction == "up" else index + 1
-        if 0 <= target < len(edited):
-            edited[index], edited[target] = edited[target], edited[index]
-            index = target
-        return edited, f"prompt-{index}-move-{direction}"
+        return edited, f"prompt-{swap(edited, index, direction)}-move-{direction}"
     raise PromptFormError(f"unknown action {action!r}")
 
 
