@@ -13,10 +13,11 @@ from django.urls import reverse
 
 from evals_app.eval_files.errors import EvalFileError
 from evals_app.eval_files.json_text import encode_json
-from evals_app.models import ActivityRecord, Case, Suite, Workspace
+from evals_app.models import ActivityRecord, Case, Suite
 from evals_app.prompt_rows import PromptRow, rows_of
 from evals_app.services.suite_fields import edit_suite_prompts
 from tests import factories
+from tests.integration.test_suite_fields import signed_in_as, stored, url
 
 pytestmark = pytest.mark.django_db
 
@@ -48,19 +49,6 @@ def suite(tmp_path: Path) -> Suite:
     workspace = factories.imported_workspace(root, "Help")
     factories.workspace_file(workspace, "prompts/formal.md", "Dear customer, {{ input }}")
     return workspace.suites.get()
-
-
-def signed_in_as(client: Client, workspace: Workspace, role: str) -> Client:
-    client.force_login(factories.member(workspace, role, f"{role}-1"))
-    return client
-
-
-def url(name: str, suite: Suite) -> str:
-    return reverse(name, args=[suite.workspace.slug, suite.pk])
-
-
-def stored(suite: Suite) -> Suite:
-    return Suite.objects.get(pk=suite.pk)
 
 
 def form(*rows: tuple[str, str], action: str = "save") -> dict[str, str]:

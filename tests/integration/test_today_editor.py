@@ -4,6 +4,7 @@ asserts and conversation turns are edited as fields, and the preview follows the
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +16,8 @@ from evals_app.models import Case, Membership, Revision, Workspace
 from evals_app.services.importing import import_workspace
 from tests import factories
 from tests.factories import admin
-from tests.integration.test_case_editor_views import editor_url, form_of
+from tests.integration.test_case_editor_views import case_named, editor_url
+from tests.integration.test_period_editor import edited, opened, saved
 from tests.integration.test_periods import exactly
 from tests.strategies import today_tests
 
@@ -25,33 +27,11 @@ TODAY_FILE = {"prompts": ["{{ input }}"], "tests": []}
 
 
 @pytest.fixture
-def client(example_root: Any) -> Client:
+def client(example_root: Path) -> Client:
     import_workspace(example_root, "Example workspace")
     client = Client()
     client.force_login(admin())
     return client
-
-
-def example_case(case_id: str) -> Case:
-    return Case.objects.select_related("suite__workspace").get(case_id=case_id)
-
-
-def opened(client: Client, case: Case) -> dict[str, str]:
-    response = client.get(editor_url(case))
-    assert response.status_code == 200
-    return form_of(response.content.decode())
-
-
-def edited(client: Client, case: Case, form: dict[str, str], action: str) -> dict[str, str]:
-    response = client.post(editor_url(case), {**form, "action": action})
-    assert response.status_code == 200, response.content.decode()[:500]
-    return form_of(response.content.decode())
-
-
-def saved(client: Client, case: Case, form: dict[str, str]) -> Any:
-    response = client.post(editor_url(case), {**form, "action": "save"})
-    assert response.status_code == 302, response.content.decode()[:2000]
-    return Case.objects.get(pk=case.pk).document
 
 
 @settings(
@@ -79,7 +59,7 @@ def test_any_todays_test_saves_unchanged_from_the_editor(document: dict[str, Any
 
 
 def test_a_todays_test_shows_its_variables_asserts_and_conversation(client: Client) -> None:
-    html = client.get(editor_url(example_case("opening-hours-{{ language }}"))).content.decode()
+    html = client.get(editor_url(case_named("opening-hours-{{ language }}"))).content.decode()
 
     assert 'id="variables-heading"' in html
     assert "2 items: 2 tests, one per item." in html
@@ -90,7 +70,7 @@ def test_a_todays_test_shows_its_variables_asserts_and_conversation(client: Clie
 
 
 def test_a_case_of_an_older_period_shows_no_variables_asserts_or_turns(client: Client) -> None:
-    html = client.get(editor_url(example_case("debug-checkout-typeerror"))).content.decode()
+    html = client.get(editor_url(case_named("debug-checkout-typeerror"))).content.decode()
 
     for part in ("variables-heading", "asserts-heading", "cturns-heading"):
         assert f'id="{part}"' not in html
@@ -99,7 +79,7 @@ def test_a_case_of_an_older_period_shows_no_variables_asserts_or_turns(client: C
 
 
 def test_a_list_variable_typed_into_shows_its_count_and_the_expanded_tests(client: Client) -> None:
-    case = example_case("opening-hours-{{ language }}")
+    case = case_named("opening-hours-{{ language }}")
     form = opened(client, case)
 
     response = client.post(
@@ -114,7 +94,7 @@ def test_a_list_variable_typed_into_shows_its_count_and_the_expanded_tests(clien
 
 
 def test_variables_added_in_the_editor_are_saved_with_their_types(client: Client) -> None:
-    case = example_case("small-talk")
+    case = case_named("small-talk")
     form = edited(client, case, opened(client, case), "add-var:number")
     form = edited(
         client, case, {**form, "var-0-name": "budget", "var-0-value": "30"}, "add-var:list"
@@ -130,7 +110,7 @@ def test_variables_added_in_the_editor_are_saved_with_their_types(client: Client
 
 
 def test_an_assert_added_in_the_editor_is_saved_and_judged_in_the_preview(client: Client) -> None:
-    case = example_case("small-talk")
+    case = case_named("small-talk")
     form = edited(client, case, opened(client, case), "add-assert:case:llm-rubric")
     form = {**form, "assert-0-value": "Replies warmly", "assert-0-weight": "2"}
 
@@ -145,7 +125,7 @@ def test_an_assert_added_in_the_editor_is_saved_and_judged_in_the_preview(client
 def test_a_conversation_turn_added_in_the_editor_reaches_the_preview_and_the_file(
     client: Client,
 ) -> None:
-    case = example_case("order-lookup")
+    case = case_named("order-lookup")
     form = edited(client, case, opened(client, case), "add-cturn")
     form = {**form, "cturn-2-input": "Can I change the address?"}
 
@@ -159,7 +139,7 @@ def test_a_conversation_turn_added_in_the_editor_reaches_the_preview_and_the_fil
 
 
 def test_a_bad_window_size_is_named_and_nothing_is_saved(client: Client) -> None:
-    case = example_case("order-lookup")
+    case = case_named("order-lookup")
     form = {**opened(client, case), "conversation-window_size": "two", "action": "save"}
 
     response = client.post(editor_url(case), form)
@@ -173,7 +153,7 @@ def test_a_bad_window_size_is_named_and_nothing_is_saved(client: Client) -> None
 
 
 def test_a_viewer_sees_the_parts_without_edit_controls(client: Client) -> None:
-    case = example_case("order-lookup")
+    case = case_named("order-lookup")
     viewer = factories.member(case.suite.workspace, Membership.Role.VIEWER)
     client.force_login(viewer)
 
@@ -188,7 +168,7 @@ def test_a_viewer_sees_the_parts_without_edit_controls(client: Client) -> None:
 def test_a_conversation_without_asserts_of_its_own_is_said_to_be_graded_per_turn(
     client: Client,
 ) -> None:
-    case = example_case("order-lookup")
+    case = case_named("order-lookup")
 
     preview = client.post(editor_url(case, "preview/"), opened(client, case)).content.decode()
 
@@ -199,7 +179,7 @@ def test_a_conversation_without_asserts_of_its_own_is_said_to_be_graded_per_turn
 def test_a_viewer_posts_the_same_form_as_an_editor_so_sees_the_same_preview(
     client: Client,
 ) -> None:
-    case = example_case("opening-hours-{{ language }}")
+    case = case_named("opening-hours-{{ language }}")
     editors_form = opened(client, case)
     client.force_login(factories.member(case.suite.workspace, Membership.Role.VIEWER))
     viewers_form = opened(client, case)
@@ -210,7 +190,7 @@ def test_a_viewer_posts_the_same_form_as_an_editor_so_sees_the_same_preview(
 
 
 def test_the_examples_reference_answer_reaches_its_judge_through_a_rubric(client: Client) -> None:
-    case = example_case("refund-window")
+    case = case_named("refund-window")
 
     preview = client.post(editor_url(case, "preview/"), opened(client, case)).content.decode()
 
