@@ -1,16 +1,17 @@
 """Reading stored cases in bulk: each case's document, chunk by chunk, memory bounded.
 
-Export and the refresh of case summaries read thousands of cases; model instances cost more
-there than the formatting itself, so this reads plain rows (one query per chunk).
+Export and the upgrade read thousands of cases; model instances cost more there than the
+formatting itself, so this reads plain rows (one query per chunk).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, TextField
+from django.db.models.functions import Cast
 
 from ..models import Case, Suite
 
@@ -46,48 +47,77 @@ def stored_cases(
         last = rows[-1][0]
 
 
-def suites_with_cases(
-    suites: QuerySet[Suite], *, chunk_size: int = CHUNK_SIZE, **case_filter: Any
-) -> Iterator[tuple[Suite, Iterator[StoredCase]]]:
-    """Each suite of `suites`, in their order, with its cases (those matching `case_filter`,
-    e.g. `status=...`) by position.
+def document_batches(
+    suites: QuerySet[Suite], *, batch_size: int = CHUNK_SIZE, **case_filter: Any
+) -> tuple[Sequence[Suite], Iterator[list[tuple[int, list[str]]]]]:
+    """The suites of `suites`, in their order, and their cases (those matching `case_filter`,
+    e.g. `status=...`) by position, in batches of up to `batch_size`: in each batch, for each
+    suite in it, its index and its cases' documents as stored (JSON text, for
+    `json_text.decode_json`). Every suite is in a batch, those without cases too.
 
     A repository holds thousands of small suites: the cases of consecutive suites are read
-    together, up to `chunk_size` at a time (one query), and a larger suite's in chunks of its
-    own. Each suite's cases must be read before the next suite is asked for.
+    together (one query a batch), and a larger suite's in batches of its own.
     """
-    counted = suites.annotate(
-        stored_case_count=Count(
-            "cases", filter=Q(**{f"cases__{name}": value for name, value in case_filter.items()})
+    counted = list(
+        suites.annotate(
+            stored_case_count=Count(
+                "cases",
+                filter=Q(**{f"cases__{name}": value for name, value in case_filter.items()}),
+            )
         )
     )
-    pending: list[Suite] = []
+    return counted, _batches(counted, batch_size, case_filter)
+
+
+def _batches(
+    suites: Sequence[Suite], batch_size: int, case_filter: dict[str, Any]
+) -> Iterator[list[tuple[int, list[str]]]]:
+    pending: list[int] = []
     pending_cases = 0
-    for suite in counted:
-        count: int = suite.stored_case_count
-        if pending and (count > chunk_size or pending_cases + count > chunk_size):
-            yield from _read_together(pending, case_filter)
+    for index, suite in enumerate(suites):
+        count: int = suite.stored_case_count  # type: ignore[attr-defined]
+        if pending and (count > batch_size or pending_cases + count > batch_size):
+            yield _read_together(suites, pending, case_filter)
             pending, pending_cases = [], 0
-        if count > chunk_size:
-            yield suite, stored_cases(suite.cases.filter(**case_filter), chunk_size=chunk_size)
+        if count > batch_size:
+            cases = suite.cases.filter(**case_filter).order_by("position")
+            for texts in _texts_in_chunks(cases, batch_size):
+                yield [(index, texts)]
             continue
-        pending.append(suite)
+        pending.append(index)
         pending_cases += count
     if pending:
-        yield from _read_together(pending, case_filter)
+        yield _read_together(suites, pending, case_filter)
+
+
+def _texts_in_chunks(cases: QuerySet[Case], chunk_size: int) -> Iterator[list[str]]:
+    """The documents of `cases` (ordered by position) as stored, `chunk_size` at a time."""
+    last: int | None = None
+    while True:
+        page = cases if last is None else cases.filter(position__gt=last)
+        rows = list(page.values_list("position", _STORED_TEXT)[:chunk_size])
+        if not rows:
+            return
+        yield [text for _, text in rows]
+        if len(rows) < chunk_size:
+            return
+        last = rows[-1][0]
 
 
 def _read_together(
-    suites: list[Suite], case_filter: dict[str, Any]
-) -> Iterator[tuple[Suite, Iterator[StoredCase]]]:
-    """The cases of a few small suites, read in one query and handed out suite by suite."""
-    by_suite: dict[int, list[StoredCase]] = {suite.pk: [] for suite in suites}
+    suites: Sequence[Suite], indexes: list[int], case_filter: dict[str, Any]
+) -> list[tuple[int, list[str]]]:
+    """The cases of a few small suites, read in one query."""
+    by_suite: dict[int, list[str]] = {suites[index].pk: [] for index in indexes}
     rows = (
         Case.objects.filter(suite__in=list(by_suite), **case_filter)
         .order_by("suite_id", "position")
-        .values_list("suite_id", "pk", "document")
+        .values_list("suite_id", _STORED_TEXT)
     )
-    for suite_pk, pk, document in rows:
-        by_suite[suite_pk].append(StoredCase(pk, document))
-    for suite in suites:
-        yield suite, iter(by_suite.pop(suite.pk))
+    for suite_pk, text in rows:
+        by_suite[suite_pk].append(text)
+    return [(index, by_suite[suites[index].pk]) for index in indexes]
+
+
+# A document as the database holds it, not decoded: export decodes it where it formats it.
+_STORED_TEXT = Cast("document", output_field=TextField())

@@ -1,33 +1,34 @@
 """Exporting workspaces: eval YAML, stored files, config and `formatted.jsonl`, written atomically.
 
-Cases are read in chunks (case_reading) and written as they come, so memory does not grow with
-the number of cases.
+Cases are read in batches (case_reading) and formatted a batch at a time, in worker processes
+for a large workspace (export_batches); the files are written here, in order, and put in place
+together once complete (export_files). Memory does not grow with the number of cases.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import re
-import tempfile
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 from typing import IO, Any
 
-from ..eval_files.writing import eval_file_chunks
+from ..eval_files.writing import eval_file_chunks, eval_file_pieces
 from ..formatting.engine import Mode
 from ..models import ReviewStatus, Suite, Workspace
-from .case_reading import StoredCase, stored_cases, suites_with_cases
-from .formatted_rows import formatted_rows
+from .case_reading import document_batches, stored_cases
+from .export_batches import (
+    BATCH_SIZE,
+    BatchResult,
+    ExportWork,
+    SuiteSlice,
+    default_jobs,
+    formatted_batches,
+)
+from .export_files import ExportFolder, WrittenFiles, remove_stale_temporary_files
 from .formatting import WorkspaceFormatter
 
 FORMATTED_FILE = "formatted.jsonl"
-# `.<target name>.<8 random characters>.tmp`, as tempfile.mkstemp names them in _atomic_file.
-TEMPORARY_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
 
 
 @dataclass
@@ -50,37 +51,54 @@ def export_workspace(
     modes: tuple[Mode, ...] = ("lm", "agent"),
     toon: bool = False,
     approved_only: bool = False,
+    jobs: int | None = None,
     on_case: Callable[[], object] = lambda: None,
 ) -> ExportSummary:
     """Write `workspace` under `out/<slug>/`; every file is replaced atomically.
 
     Each suite is written in the form and spelling it came in (docs/formats.md); CSV files
     of cases are stored files, written as they are. With `approved_only`, only cases whose
-    review is approved are written (and formatted).
+    review is approved are written (and formatted). `jobs`: the worker processes that format
+    a workspace of more than one batch of cases (default: one per core, at most 4; 1 formats
+    in this process).
     """
     folder = out / workspace.slug
-    _remove_stale_temporary_files(folder)
+    remove_stale_temporary_files(folder)
     summary = ExportSummary(workspace=workspace, folder=folder)
+    case_filter: dict[str, Any] = {"status": ReviewStatus.APPROVED} if approved_only else {}
+    suites, batches = document_batches(
+        workspace.suites.order_by("path"), batch_size=BATCH_SIZE, **case_filter
+    )
     formatter = WorkspaceFormatter(workspace)
-    targets = _ExportFolder(folder)
-    with _Finisher() as finisher:
+    formatter.read_everything(suites)
+    work = ExportWork(formatter, suites, modes, toon)
+    many_cases = sum(suite.stored_case_count for suite in suites) > BATCH_SIZE  # type: ignore[attr-defined]
+    targets = ExportFolder(folder)
+    with WrittenFiles() as written:
         for path, text in formatter.file_texts.items():
-            with _atomic_file(targets.target(path), finisher) as handle:
+            with written.new_file(targets.target(path)) as handle:
                 handle.write(text)
             summary.files += 1
-        case_filter: dict[str, Any] = {"status": ReviewStatus.APPROVED} if approved_only else {}
-        with _atomic_file(targets.target(FORMATTED_FILE), finisher) as jsonl:
-            suites = suites_with_cases(workspace.suites.order_by("path"), **case_filter)
-            for suite, cases in suites:
+        with written.new_file(targets.target(FORMATTED_FILE), "wb") as jsonl:
+            results = formatted_batches(
+                work, batches, jobs=jobs or default_jobs(), parallel=many_cases
+            )
+            slices = _written_lines(results, jsonl, summary)
+            for index, suite_slices in groupby(slices, key=lambda item: item.suite):
+                suite = suites[index]
                 summary.suites += 1
-                documents = _documents(formatter, suite, cases, modes, toon, jsonl, summary)
-                if suite.read_only:
-                    for _ in documents:  # formatted, but the file is a stored file
-                        on_case()
+                case_texts = _counted(suite_slices, summary, on_case)
+                if suite.read_only:  # formatted, but its file is a stored file
+                    for _ in case_texts:
+                        pass
                     continue
-                with _atomic_file(targets.target(suite.path), finisher) as yaml_out:
-                    for chunk in suite_chunks(suite, _counted(documents, on_case)):
+                with written.new_file(targets.target(suite.path)) as yaml_out:
+                    for chunk in eval_file_pieces(
+                        suite.file_format, suite.document, suite.cases_key or None, case_texts
+                    ):
                         yaml_out.write(chunk)
+                    for _ in case_texts:  # cases its file has no place for (`tests: file://…`)
+                        pass
     return summary
 
 
@@ -109,174 +127,26 @@ def exported_texts(
             yield suite.path, "".join(suite_chunks(suite, documents))
 
 
+def _written_lines(
+    results: Iterable[BatchResult], jsonl: IO[bytes], summary: ExportSummary
+) -> Iterator[SuiteSlice]:
+    """The suite slices of `results`, each batch's lines of `formatted.jsonl` written first."""
+    for result in results:
+        jsonl.write(result.lines)
+        summary.formatted_lines += result.line_count
+        summary.warnings.extend(result.warnings)
+        yield from result.slices
+
+
 def _counted(
-    documents: Iterator[dict[Any, Any]], on_case: Callable[[], object]
-) -> Iterator[dict[Any, Any]]:
-    for document in documents:
-        yield document
-        on_case()
-
-
-def _documents(
-    formatter: WorkspaceFormatter,
-    suite: Suite,
-    cases: Iterator[StoredCase],
-    modes: tuple[Mode, ...],
-    toon: bool,
-    jsonl: IO[str],
-    summary: ExportSummary,
-) -> Iterator[dict[Any, Any]]:
-    """The suite's case documents in order, each formatted into `jsonl` on the way."""
-    for case in cases:
-        summary.cases += 1
-        for line in _formatted_lines(formatter, suite, case, modes, toon, summary):
-            jsonl.write(line)
-            summary.formatted_lines += 1
-        yield case.document
-
-
-def _formatted_lines(
-    formatter: WorkspaceFormatter,
-    suite: Suite,
-    case: StoredCase,
-    modes: tuple[Mode, ...],
-    toon: bool,
-    summary: ExportSummary,
+    slices: Iterable[SuiteSlice], summary: ExportSummary, on_case: Callable[[], object]
 ) -> Iterator[str]:
-    for row in formatted_rows(formatter, suite, case.document, modes, toon=toon):
-        mode = row["mode"]
-        summary.warnings.extend(f"{suite.path} ({mode}): {warning}" for warning in row["warnings"])
-        yield json.dumps(row, ensure_ascii=False) + "\n"
-
-
-class _ExportFolder:
-    """Where each stored path is written under the export folder, refusing any that would lead
-    outside it (`..`, or a symbolic link to elsewhere).
-
-    A repository holds thousands of files in a few hundred folders: each folder is resolved,
-    checked and created once, so a file costs one `lstat` of its own, not one per folder of its
-    path (which, with `mkdir` on every write, took a good part of a large export).
-    """
-
-    def __init__(self, folder: Path) -> None:
-        self._folder = folder
-        self._root = folder.resolve()
-        self._parents: dict[str, Path] = {}
-
-    def target(self, relative: str) -> Path:
-        """The path to write `relative` to; its folder exists afterwards."""
-        folder_part, _, name = relative.rpartition("/")
-        parent = self._parents.get(folder_part)
-        if parent is None:
-            parent = self._inside((self._folder / folder_part).resolve(), relative)
-            parent.mkdir(parents=True, exist_ok=True)
-            self._parents[folder_part] = parent
-        target = parent / name
-        if name in ("", ".", "..") or target.is_symlink():
-            return self._inside(target.resolve(), relative)
-        return target
-
-    def _inside(self, path: Path, relative: str) -> Path:
-        if not path.is_relative_to(self._root):
-            raise ValueError(f"refusing to write outside the export folder: {relative!r}")
-        return path
-
-
-def _remove_stale_temporary_files(folder: Path) -> None:
-    """Delete the temporary files of an earlier export that was killed (SIGKILL, power loss:
-    its own clean-up never ran). Only names that `_atomic_file` makes are touched."""
-    if not folder.is_dir():
-        return
-    for path in folder.rglob(".*.tmp"):
-        if TEMPORARY_NAME.fullmatch(path.name) and path.is_file() and not path.is_symlink():
-            path.unlink(missing_ok=True)
-
-
-class _Finisher:
-    """Syncs written temporary files to disk and renames them over their targets, a few at a
-    time beside the export's own work.
-
-    Each file is still synced before it replaces its target, so a crash at any moment leaves
-    every file either as it was or complete. But one `fsync` after another costs milliseconds
-    each, which for a repository of thousands of eval files is most of the export; issued
-    together, the file system commits them in a few journal writes. Leaving the `with` block
-    waits for every file and raises the first error.
-    """
-
-    WORKERS = 8
-    IN_FLIGHT = 64  # files handed over and not finished yet (each holds a file descriptor)
-
-    def __init__(self) -> None:
-        self._pool = ThreadPoolExecutor(self.WORKERS, thread_name_prefix="export-sync")
-        self._pending: deque[Future[None]] = deque()
-
-    def __enter__(self) -> _Finisher:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
-        first: BaseException | None = None
-        while self._pending:
-            try:
-                self._pending.popleft().result()
-            except BaseException as error:  # every file is finished or removed, then raised
-                first = first or error
-        self._pool.shutdown()
-        if first is not None and kind is None:
-            raise first
-
-    def finish(self, descriptor: int, temporary: str, target: Path) -> None:
-        """Sync the file open at `descriptor` (closed afterwards), then rename `temporary`
-        over `target`; the temporary file is removed if either fails."""
-        try:
-            future = self._pool.submit(_sync_and_rename, descriptor, temporary, target)
-        except BaseException:
-            os.close(descriptor)
-            Path(temporary).unlink(missing_ok=True)
-            raise
-        self._pending.append(future)
-        while len(self._pending) > self.IN_FLIGHT:
-            self._pending.popleft().result()
-
-
-def _sync_and_rename(descriptor: int, temporary: str, target: Path) -> None:
-    try:
-        try:
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-@contextmanager
-def _atomic_file(target: Path, finisher: _Finisher | None = None) -> Iterator[IO[str]]:
-    """Write to a temporary file beside `target` (whose folder exists), then rename it over
-    `target` in one step, after syncing it to disk (with a `finisher`: by it, a little later)."""
-    descriptor, temporary = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-    )
-    try:
-        # mkstemp creates the file private (0600); an exported file gets the usual permissions.
-        os.chmod(temporary, 0o666 & ~_current_umask())
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
-            yield handle
-            handle.flush()
-            if finisher is None:
-                os.fsync(handle.fileno())
-            else:
-                kept = os.dup(handle.fileno())
-        if finisher is None:
-            os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    if finisher is not None:
-        finisher.finish(kept, temporary, target)
-
-
-def _current_umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    """The case texts of one suite's slices, each case counted once it is taken (a suite
+    whose file is a stored file has cases but no texts)."""
+    for piece in slices:
+        summary.cases += piece.cases
+        for _ in range(piece.cases - len(piece.case_texts)):
+            on_case()
+        for text in piece.case_texts:
+            yield text
+            on_case()

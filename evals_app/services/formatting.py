@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cached_property
 from typing import Any
 
@@ -31,7 +32,8 @@ class WorkspaceFormatter:
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
         self._file_evaluators: dict[int, tuple[Any, ...]] = {}
-        self._referrer_headers: dict[str, dict[Any, Any]] = {}
+        # The header of each eval file that refers to another's cases, None if it is gone.
+        self._referrer_headers: dict[str, dict[Any, Any] | None] = {}
 
     @cached_property
     def file_texts(self) -> dict[str, str]:
@@ -116,11 +118,24 @@ class WorkspaceFormatter:
         if not suite.referenced_by:
             return suite.document
         if suite.referenced_by not in self._referrer_headers:
-            referrer = self.workspace.suites.filter(path=suite.referenced_by).first()
-            self._referrer_headers[suite.referenced_by] = (
-                referrer.document if referrer is not None else suite.document
-            )
-        return self._referrer_headers[suite.referenced_by]
+            self._read_referrer_headers({suite.referenced_by})
+        header = self._referrer_headers[suite.referenced_by]
+        return header if header is not None else suite.document
+
+    def read_everything(self, suites: Iterable[Suite]) -> None:
+        """Read now whatever formatting the cases of `suites` reads from the database: the
+        stored files, the configs and the headers of the files referring to other files'
+        cases. Formatting them then makes no query (export formats in worker processes)."""
+        self.files  # noqa: B018 - read now, the configs from the files
+        self.configs  # noqa: B018
+        self._read_referrer_headers(
+            {suite.referenced_by for suite in suites if suite.referenced_by}
+        )
+
+    def _read_referrer_headers(self, paths: set[str]) -> None:
+        headers = dict(self.workspace.suites.filter(path__in=paths).values_list("path", "document"))
+        for path in paths:
+            self._referrer_headers[path] = headers.get(path)
 
     def _files_for(self, references: list[str] | None, eval_path: str) -> MappingFiles:
         """The stored files that `references` may resolve to, in one query; every file when a
