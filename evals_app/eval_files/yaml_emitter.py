@@ -192,7 +192,7 @@ def _string(value: str, column: int, indent: int) -> str:
     if len(value) > _MAX_LINE:
         raise Unsupported("a very long string")
     special = False
-    if _UNUSUAL.search(value):
+    if _has_unusual(value):
         if _UNSUPPORTED.search(value):
             raise Unsupported("a Unicode line separator or a lone surrogate")
         special = _SPECIAL.search(value) is not None
@@ -209,6 +209,18 @@ def _string(value: str, column: int, indent: int) -> str:
     raise Unsupported("multi-line text in single quotes")
 
 
+def _has_unusual(value: str) -> bool:
+    """Whether `value` has a character `_UNUSUAL` matches; for ASCII text (nearly all), a
+    C-speed deletion of the printable characters instead of a regular expression's scan."""
+    if value.isascii():
+        return bool(value.encode("ascii").translate(None, _PRINTABLE_ASCII))
+    return _UNUSUAL.search(value) is not None
+
+
+# ASCII that `_UNUSUAL` does not match: line feed and the printable characters.
+_PRINTABLE_ASCII = b"\n" + bytes(range(0x20, 0x7F))
+
+
 def _one_line(value: str, column: int | None, indent: int, special: bool) -> str:
     """A string without line feeds: plain, single-quoted or double-quoted, as libyaml picks.
 
@@ -217,12 +229,24 @@ def _one_line(value: str, column: int | None, indent: int, special: bool) -> str
     """
     if special:
         return _double_quoted(value, column, indent)
+    if column is None or column + 2 * len(value) + 2 <= _WIDTH:
+        return _unfolded(value)  # too short to fold even quoted: the same wherever it starts
     if not value or _NOT_PLAIN.search(value) or not _reads_as_string(value):
         quoted = value.replace("'", "''")
         if column is not None:
             quoted = _fold(quoted, column + 1, indent, escape_space=False)
         return "'" + quoted + "'"
     return value if column is None else _fold(value, column, indent, escape_space=False)
+
+
+@functools.lru_cache(maxsize=8192)
+def _unfolded(value: str) -> str:
+    """A short string without special characters or line feeds, plain or single-quoted.
+
+    Cached: the same roles, types and names recur in every case of a repository."""
+    if not value or _NOT_PLAIN.search(value) or not _reads_as_string(value):
+        return "'" + value.replace("'", "''") + "'"
+    return value
 
 
 def _fold(written: str, column: int, indent: int, *, escape_space: bool) -> str:
@@ -300,6 +324,15 @@ def _literal(value: str, indent: int) -> str:
     else:
         header += "-"
         body = value
+    if indent == 0:  # not written by this module (a block is always inside a list or mapping)
+        return header + "\n" + body + "\n"
     pad = " " * indent
-    lines = body.split("\n")
-    return header + "\n" + "\n".join(pad + line if line else "" for line in lines) + "\n"
+    # Each line indented, then the empty lines emptied again: a line that is exactly the pad
+    # was empty (a line of spaces is longer). Each pass empties every other one of a run.
+    text = pad + body.replace("\n", "\n" + pad)
+    if text.startswith(pad + "\n"):
+        text = text[indent:]
+    empty = "\n" + pad + "\n"
+    while empty in text:
+        text = text.replace(empty, "\n\n")
+    return header + "\n" + text + "\n"

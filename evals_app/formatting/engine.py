@@ -7,7 +7,7 @@ both the candidate and the judge see.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from evals_app.formatting.case_input import CaseInput, Role
@@ -60,6 +60,8 @@ class FormattedCase:
     expected_outcome: str
     reference_answer: str
     judge_template: str = field(repr=False)
+    # Whether it is the same in every mode but for `mode` (no file block rendered).
+    mode_free: bool = field(repr=False, compare=False)
 
     def evaluator_prompt(self, candidate_answer: str = CANDIDATE_ANSWER_PLACEHOLDER) -> str:
         """The judge prompt; by default the candidate answer stays a `{{candidate_answer}}` slot."""
@@ -109,6 +111,37 @@ def format_case(
     renderer = SegmentRenderer(
         case_id=case.id, eval_path=eval_path, files=files, guideline_patterns=guideline_patterns
     )
+    return _format(case, renderer, mode)
+
+
+def format_case_in_modes(
+    case: CaseInput,
+    modes: Sequence[Mode],
+    *,
+    eval_path: str,
+    files: FileSource,
+    guideline_patterns: Sequence[str] = DEFAULT_GUIDELINE_PATTERNS,
+) -> list[FormattedCase]:
+    """`format_case` in each of `modes`, in order. The mode changes only how an input's file
+    blocks render, so a case whose input renders none is formatted once for all of them."""
+    formatted: list[FormattedCase] = []
+    for mode in modes:
+        if formatted and formatted[0].mode_free:
+            formatted.append(replace(formatted[0], mode=mode))
+        else:
+            formatted.append(
+                format_case(
+                    case,
+                    eval_path=eval_path,
+                    files=files,
+                    guideline_patterns=guideline_patterns,
+                    mode=mode,
+                )
+            )
+    return formatted
+
+
+def _format(case: CaseInput, renderer: SegmentRenderer, mode: Mode) -> FormattedCase:
     turns: list[_Turn] = []
     for i, message in enumerate(case.input_messages):
         segments = renderer.render(message.content, mode=mode, section="input", turn=i)
@@ -147,6 +180,7 @@ def format_case(
         expected_outcome=outcome.strip(),
         reference_answer=reference,
         judge_template=template,
+        mode_free=not renderer.rendered_files,
     )
 
 

@@ -87,6 +87,8 @@ class SegmentRenderer:
         self.files = files
         self.guideline_patterns = tuple(guideline_patterns)
         self.warnings: list[FormattingWarning] = []
+        # Whether any file block was rendered: only those render differently per mode.
+        self.rendered_files = False
 
     def render(self, content: Any, *, mode: Mode, section: Section, turn: int) -> list[Segment]:
         """The segments of one message's content, as written; what cannot be rendered
@@ -98,6 +100,7 @@ class SegmentRenderer:
                 if text:
                     segments.append(Segment(text, True))
             else:
+                self.rendered_files = True
                 segment = self._render_file(value, mode=mode, section=section, turn=turn)
                 if segment is not None:
                     segments.append(segment)

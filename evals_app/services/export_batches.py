@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -35,6 +37,7 @@ BATCH_SIZE = 500
 # while the export writes, few enough that memory does not grow with the workspace.
 AHEAD_PER_WORKER = 2
 MAX_JOBS = 4
+LINES_NAME = "formatted.jsonl"
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class ExportWork:
     suites: Sequence[Suite]
     modes: tuple[Mode, ...]
     toon: bool
+    folder: Path  # where a worker leaves a batch's lines for the export to copy
 
 
 @dataclass
@@ -63,6 +67,9 @@ class BatchResult:
 
     lines: bytes = b""
     line_count: int = 0
+    # From a worker: the temporary file holding `lines` instead (the kernel copies it into
+    # formatted.jsonl, rather than it passing through a pipe and this process's memory).
+    lines_file: str | None = None
     warnings: list[str] = field(default_factory=list)
     slices: list[SuiteSlice] = field(default_factory=list)
 
@@ -150,4 +157,11 @@ def _refuse_queries(*args: object) -> None:
 
 def _format_in_worker(batch: Batch) -> BatchResult:
     assert _worker_work is not None, "not started by _start_worker"
-    return format_batch(_worker_work, batch)
+    result = format_batch(_worker_work, batch)
+    descriptor, result.lines_file = tempfile.mkstemp(
+        dir=_worker_work.folder, prefix=f".{LINES_NAME}.", suffix=".tmp"
+    )
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(result.lines)
+    result.lines = b""
+    return result

@@ -7,6 +7,7 @@ together once complete (export_files). Memory does not grow with the number of c
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -71,7 +72,7 @@ def export_workspace(
     )
     formatter = WorkspaceFormatter(workspace)
     formatter.read_everything(suites)
-    work = ExportWork(formatter, suites, modes, toon)
+    work = ExportWork(formatter, suites, modes, toon, folder)
     many_cases = sum(suite.stored_case_count for suite in suites) > BATCH_SIZE  # type: ignore[attr-defined]
     targets = ExportFolder(folder)
     with WrittenFiles() as written:
@@ -132,10 +133,28 @@ def _written_lines(
 ) -> Iterator[SuiteSlice]:
     """The suite slices of `results`, each batch's lines of `formatted.jsonl` written first."""
     for result in results:
-        jsonl.write(result.lines)
+        if result.lines_file is None:
+            jsonl.write(result.lines)
+        else:
+            _append_file(result.lines_file, jsonl)
         summary.formatted_lines += result.line_count
         summary.warnings.extend(result.warnings)
         yield from result.slices
+
+
+def _append_file(path: str, out: IO[bytes]) -> None:
+    """Append the file at `path` to `out`, then remove it."""
+    out.flush()
+    try:
+        with open(path, "rb") as source:
+            size = os.fstat(source.fileno()).st_size
+            while size > 0:
+                copied = os.copy_file_range(source.fileno(), out.fileno(), size)
+                if copied == 0:
+                    raise OSError(f"{path} ended early")
+                size -= copied
+    finally:
+        os.unlink(path)
 
 
 def _counted(

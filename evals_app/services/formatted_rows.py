@@ -28,18 +28,23 @@ def formatted_rows(
     one per expanded test and mode, each test's modes together. With `single`, only the files
     the case may refer to are read (one case, as the API asks for)."""
     if suite.profile == PROFILE_2026:
-        by_mode = [formatter.format_tests(document, suite, mode, single=single) for mode in modes]
+        by_mode = (
+            [formatter.format_tests(document, suite, mode, single=True) for mode in modes]
+            if single
+            else formatter.format_tests_in_modes(document, suite, modes)
+        )
         return [
             expanded_test_row(suite, test, toon=toon)
             for tests in zip(*by_mode, strict=True)
             for test in tests
         ]
     parts = split_case(document)
-    format_one = formatter.format_single if single else formatter.format_parts
-    return [
-        case_row(suite, parts.case_id, mode, format_one(parts, suite, mode), toon=toon)
-        for mode in modes
-    ]
+    formatted = (
+        [formatter.format_single(parts, suite, mode) for mode in modes]
+        if single
+        else formatter.format_parts_in_modes(parts, suite, modes)
+    )
+    return [case_row(suite, parts.case_id, item.mode, item, toon=toon) for item in formatted]
 
 
 def case_row(

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Any
 
 from ..eval_files.case_parts import CaseParts, case_input, split_case
 from ..eval_files.configs import Config, is_config_path, patterns_for, read_config
 from ..formatting.case_input import CaseInput
-from ..formatting.engine import FormattedCase, Mode, format_case
-from ..formatting.profile_2026 import FormattedTest, file_references_2026, format_tests_2026
+from ..formatting.engine import FormattedCase, Mode, format_case, format_case_in_modes
+from ..formatting.profile_2026 import (
+    FormattedTest,
+    file_references_2026,
+    format_tests_2026,
+    format_tests_2026_in_modes,
+)
 from ..formatting.workspace_files import MappingFiles, candidate_paths
 from ..models import Case, Suite, Workspace
 from .documents import suite_evaluators
@@ -72,6 +77,18 @@ class WorkspaceFormatter:
         """What the engine reads of `parts`, a case of `suite`."""
         return case_input(parts, self._suite_evaluators(suite))
 
+    def format_parts_in_modes(
+        self, parts: CaseParts, suite: Suite, modes: Sequence[Mode]
+    ) -> list[FormattedCase]:
+        """`format_parts` in each of `modes`, formatting once when the mode changes nothing."""
+        return format_case_in_modes(
+            self.case_input(parts, suite),
+            modes,
+            eval_path=suite.path,
+            files=self.files,
+            guideline_patterns=self.guideline_patterns(suite),
+        )
+
     def format_single(self, parts: CaseParts, suite: Suite, mode: Mode = "lm") -> FormattedCase:
         """`format_parts` for one case, as the preview does on every keystroke: unless the
         files are loaded already, reads only those the case may refer to (one query)."""
@@ -110,6 +127,20 @@ class WorkspaceFormatter:
             mode=mode,
             checkout_folder=self.workspace.checkout_folder,
             candidate_answer=candidate_answer,
+        )
+
+    def format_tests_in_modes(
+        self, document: dict[Any, Any], suite: Suite, modes: Sequence[Mode]
+    ) -> list[list[FormattedTest]]:
+        """`format_tests` in each of `modes` (per mode, the expanded tests), formatting once
+        when the mode changes nothing."""
+        return format_tests_2026_in_modes(
+            document,
+            self.file_header(suite),
+            modes,
+            eval_path=suite.path,
+            files=self.files,
+            checkout_folder=self.workspace.checkout_folder,
         )
 
     def file_header(self, suite: Suite) -> dict[Any, Any]:

@@ -15,8 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from evals_app.eval_files.case_parts import split_case
+from evals_app.eval_files.json_text import decode_json
 from evals_app.models import Case, ReviewStatus, Workspace
-from evals_app.services.case_reading import stored_cases, suites_with_cases
+from evals_app.services.case_reading import document_batches, stored_cases
 from evals_app.services.case_summaries import SUMMARY_FIELDS, refresh_summaries
 from evals_app.services.documents import case_document
 from evals_app.services.formatting import WorkspaceFormatter
@@ -41,33 +42,32 @@ def test_cases_read_as_rows_in_chunks_are_the_cases_read_as_models(example_root:
     assert_rows_read_like_models(import_workspace(example_root, "Examples").workspace)
 
 
-@pytest.mark.parametrize("chunk_size", [1, 2, 3, 500])
+@pytest.mark.parametrize("batch_size", [1, 2, 3, 500])
 @pytest.mark.parametrize("approved_only", [False, True])
-def test_the_cases_of_many_suites_read_together_are_each_suites_cases_in_order(
-    example_root: Path, chunk_size: int, approved_only: bool
+def test_the_cases_of_many_suites_read_in_batches_are_each_suites_cases_in_order(
+    example_root: Path, batch_size: int, approved_only: bool
 ) -> None:
     workspace = import_workspace(example_root, "Examples").workspace
     Case.objects.filter(suite__workspace=workspace, position=1).update(status=ReviewStatus.APPROVED)
     case_filter = {"status": ReviewStatus.APPROVED} if approved_only else {}
-    suites = workspace.suites.order_by("path")
+    ordered = workspace.suites.order_by("path")
 
-    read = [
-        (suite.path, [(case.pk, case.document) for case in cases])
-        for suite, cases in suites_with_cases(suites, chunk_size=chunk_size, **case_filter)
-    ]
+    suites, batches = document_batches(ordered, batch_size=batch_size, **case_filter)
+    read: dict[str, list[Any]] = {}
+    for batch in batches:
+        assert sum(len(texts) for _, texts in batch) <= batch_size or len(batch) == 1
+        for index, texts in batch:
+            read.setdefault(suites[index].path, []).extend(map(decode_json, texts))
 
-    expected = [
-        (
-            suite.path,
-            [
-                (case.pk, case.document)
-                for case in suite.cases.filter(**case_filter).order_by("position")
-            ],
-        )
-        for suite in suites
-    ]
+    expected = {
+        suite.path: [
+            case.document for case in suite.cases.filter(**case_filter).order_by("position")
+        ]
+        for suite in ordered
+    }
     assert read == expected
-    assert sum(len(cases) for _, cases in read) > 2
+    assert list(read) == [suite.path for suite in ordered]
+    assert sum(len(cases) for cases in read.values()) > 2
 
 
 def test_the_preview_reads_only_the_files_a_case_needs_and_formats_the_same(

@@ -4,7 +4,11 @@
 from __future__ import annotations
 
 from evals_app.formatting.profile_2026.conversation import FormattedTurn
-from evals_app.formatting.profile_2026.formatter import FormattedTest, format_tests_2026
+from evals_app.formatting.profile_2026.formatter import (
+    FormattedTest,
+    format_tests_2026,
+    format_tests_2026_in_modes,
+)
 from evals_app.formatting.profile_2026.judge import AssertJudge
 from evals_app.formatting.profile_2026.references import file_references_2026
 
@@ -14,4 +18,5 @@ __all__ = [
     "FormattedTurn",
     "file_references_2026",
     "format_tests_2026",
+    "format_tests_2026_in_modes",
 ]

@@ -3,7 +3,8 @@ expanded test (docs/formatting.md, "The AgentV 2026 profile")."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from evals_app.formatting.judge_prompt import CANDIDATE_ANSWER_PLACEHOLDER
@@ -61,27 +62,57 @@ def format_tests_2026(
     """Format the test `document` of the file whose top-level mapping is `header` (its cases
     aside), stored at workspace path `eval_path`; one result per expanded test, in AgentV's
     order. Never raises for what a user wrote: problems become warnings."""
-    if mode not in MODES:
-        raise ValueError(f"Unknown formatting mode {mode!r}; expected one of {MODES}")
+    return format_tests_2026_in_modes(
+        document,
+        header,
+        (mode,),
+        eval_path=eval_path,
+        files=files,
+        checkout_folder=checkout_folder,
+        candidate_answer=candidate_answer,
+    )[0]
+
+
+def format_tests_2026_in_modes(
+    document: dict[Any, Any],
+    header: dict[Any, Any],
+    modes: Sequence[Mode],
+    *,
+    eval_path: str,
+    files: FileSource,
+    checkout_folder: str = "",
+    candidate_answer: str | None = None,
+) -> list[list[FormattedTest]]:
+    """`format_tests_2026` in each of `modes`, in order. The mode changes only how an input's
+    file segments render, so a test whose input has none is formatted once for all of them."""
+    for mode in modes:
+        if mode not in MODES:
+            raise ValueError(f"Unknown formatting mode {mode!r}; expected one of {MODES}")
     source_id = _text_id(document)
     prompt_warnings: list[str] = []
     prompts = read_prompts(
         header.get("prompts"), eval_path=eval_path, files=files, warnings=prompt_warnings
     )
-    results: list[FormattedTest] = []
+    results: list[list[FormattedTest]] = [[] for _ in modes]
     for expanded in expand_test(document, header, prompts):
-        test = _TestFormatter(
-            expanded,
-            header,
-            eval_path=eval_path,
-            files=files,
-            mode=mode,
-            checkout_folder=checkout_folder,
-            candidate_answer=candidate_answer or CANDIDATE_ANSWER_PLACEHOLDER,
-        )
-        for message in prompt_warnings:
-            test.warn("prompts", message)
-        results.append(test.format(source_id))
+        first: _TestFormatter | None = None
+        for index, mode in enumerate(modes):
+            if first is not None and first.mode_free:
+                results[index].append(replace(results[0][-1], mode=mode))
+                continue
+            test = _TestFormatter(
+                expanded,
+                header,
+                eval_path=eval_path,
+                files=files,
+                mode=mode,
+                checkout_folder=checkout_folder,
+                candidate_answer=candidate_answer or CANDIDATE_ANSWER_PLACEHOLDER,
+            )
+            for message in prompt_warnings:
+                test.warn("prompts", message)
+            results[index].append(test.format(source_id))
+            first = first or test
     return results
 
 
@@ -113,6 +144,8 @@ class _TestFormatter:
         self.checkout_folder = checkout_folder
         self.candidate_answer = candidate_answer
         self.id = _text_id(self.test)
+        # Whether the input has only text segments, and so formats alike in every mode.
+        self.mode_free = False
         self.warnings: list[FormattingWarning] = []
         self.notes: list[FormattingWarning] = []
         for message in expanded.warnings:
@@ -142,6 +175,9 @@ class _TestFormatter:
             for index, message in enumerate(messages)
         ]
         prompt = build_prompt(resolved, self.mode, self.checkout_folder)
+        self.mode_free = all(
+            segment.kind == "text" for message in resolved for segment in message.segments
+        )
         if messages and not any(message.visible for message in resolved):
             self.warn(
                 "no_visible_content",
