@@ -25,7 +25,13 @@ DEFAULT_GUIDELINE_PATTERNS: tuple[str, ...] = ("**/*.instructions.md",)
 
 def is_guideline(path: str, patterns: Sequence[str]) -> bool:
     """Whether the workspace-relative POSIX `path` matches one of the glob `patterns`."""
-    return compile_patterns(tuple(patterns)).matches(path)
+    return _is_guideline(path, tuple(patterns))
+
+
+@functools.lru_cache(maxsize=16_384)
+def _is_guideline(path: str, patterns: tuple[str, ...]) -> bool:
+    # Cached: the cases of a repository refer to the same few files over and over.
+    return compile_patterns(patterns).matches(path)
 
 
 @functools.lru_cache(maxsize=64)

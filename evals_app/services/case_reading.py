@@ -49,11 +49,12 @@ def stored_cases(
 
 def document_batches(
     suites: QuerySet[Suite], *, batch_size: int = CHUNK_SIZE, **case_filter: Any
-) -> tuple[Sequence[Suite], Iterator[list[tuple[int, list[str]]]]]:
+) -> tuple[Sequence[Suite], Iterator[list[tuple[int, list[str], bool]]]]:
     """The suites of `suites`, in their order, and their cases (those matching `case_filter`,
     e.g. `status=...`) by position, in batches of up to `batch_size`: in each batch, for each
-    suite in it, its index and its cases' documents as stored (JSON text, for
-    `json_text.decode_json`). Every suite is in a batch, those without cases too.
+    suite in it, its index, its cases' documents as stored (JSON text, for
+    `json_text.decode_json`) and whether they are all of its cases. Every suite is in a
+    batch, those without cases too.
 
     A repository holds thousands of small suites: the cases of consecutive suites are read
     together (one query a batch), and a larger suite's in batches of its own.
@@ -71,7 +72,7 @@ def document_batches(
 
 def _batches(
     suites: Sequence[Suite], batch_size: int, case_filter: dict[str, Any]
-) -> Iterator[list[tuple[int, list[str]]]]:
+) -> Iterator[list[tuple[int, list[str], bool]]]:
     pending: list[int] = []
     pending_cases = 0
     for index, suite in enumerate(suites):
@@ -82,7 +83,7 @@ def _batches(
         if count > batch_size:
             cases = suite.cases.filter(**case_filter).order_by("position")
             for texts in _texts_in_chunks(cases, batch_size):
-                yield [(index, texts)]
+                yield [(index, texts, False)]
             continue
         pending.append(index)
         pending_cases += count
@@ -106,7 +107,7 @@ def _texts_in_chunks(cases: QuerySet[Case], chunk_size: int) -> Iterator[list[st
 
 def _read_together(
     suites: Sequence[Suite], indexes: list[int], case_filter: dict[str, Any]
-) -> list[tuple[int, list[str]]]:
+) -> list[tuple[int, list[str], bool]]:
     """The cases of a few small suites, read in one query."""
     by_suite: dict[int, list[str]] = {suites[index].pk: [] for index in indexes}
     rows = (
@@ -116,7 +117,7 @@ def _read_together(
     )
     for suite_pk, text in rows:
         by_suite[suite_pk].append(text)
-    return [(index, by_suite[suites[index].pk]) for index in indexes]
+    return [(index, by_suite[suites[index].pk], True) for index in indexes]
 
 
 # A document as the database holds it, not decoded: export decodes it where it formats it.

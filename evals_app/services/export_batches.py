@@ -3,18 +3,18 @@
 Formatting every case in both modes and writing it as YAML is nearly all of an export's time,
 and it is plain Python: one process uses one core. A batch is a few hundred cases of
 consecutive suites, as read from the database (their documents' JSON text); its result is the
-batch's lines of `formatted.jsonl` and each case written as its file writes it. Workers are
-forked once the formatter has everything it reads (files, configs, headers), so they never
-touch the database; the export writes every file itself, in order (services/exporting.py).
+batch's lines of `formatted.jsonl` and the files of its suites, written to temporary files that
+the export puts in place (services/exporting.py). Workers are forked once the formatter has
+everything it reads (files, configs, headers), so they never touch the database.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
-import tempfile
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -25,9 +25,10 @@ import orjson
 from django.db import connections
 
 from ..eval_files.json_text import decode_json
-from ..eval_files.writing import case_text
+from ..eval_files.writing import case_text, eval_file_pieces
 from ..formatting.engine import Mode
 from ..models import Suite
+from .export_files import write_temporary, write_temporary_bytes
 from .formatted_rows import formatted_rows
 from .formatting import WorkspaceFormatter
 
@@ -37,7 +38,6 @@ BATCH_SIZE = 500
 # while the export writes, few enough that memory does not grow with the workspace.
 AHEAD_PER_WORKER = 2
 MAX_JOBS = 4
-LINES_NAME = "formatted.jsonl"
 
 
 @dataclass(frozen=True)
@@ -46,56 +46,82 @@ class ExportWork:
 
     formatter: WorkspaceFormatter
     suites: Sequence[Suite]
+    # Where each suite's file is written; None for a suite whose file is a stored file.
+    targets: Sequence[Path | None]
     modes: tuple[Mode, ...]
     toon: bool
-    folder: Path  # where a worker leaves a batch's lines for the export to copy
+    lines_target: Path  # formatted.jsonl: a worker leaves a batch's lines beside it
 
 
 @dataclass
 class SuiteSlice:
-    """What a batch holds of one suite: its cases written as its file writes them (none for a
-    suite whose file is a stored file), and how many cases."""
+    """What a batch holds of one suite: its cases' count, and either its file, written (a
+    temporary file and its device, for `WrittenFiles.adopt`), or, when the suite's cases
+    span batches, each case written as its file writes it (none for a stored file)."""
 
     suite: int  # index in ExportWork.suites
     cases: int
-    case_texts: list[str]
+    file: tuple[str, int] | None = None
+    case_texts: list[str] = field(default_factory=list)
 
 
 @dataclass
 class BatchResult:
     """A formatted batch: its `formatted.jsonl` lines, their warnings and its suite slices."""
 
-    lines: bytes = b""
-    line_count: int = 0
-    # From a worker: the temporary file holding `lines` instead (the kernel copies it into
+    lines: list[bytes] = field(default_factory=list)
+    # From a worker: the temporary file holding its lines instead (the kernel copies it into
     # formatted.jsonl, rather than it passing through a pipe and this process's memory).
     lines_file: str | None = None
+    line_count: int = 0
     warnings: list[str] = field(default_factory=list)
     slices: list[SuiteSlice] = field(default_factory=list)
 
+    def discard(self) -> None:
+        """Remove the temporary files of a batch that will not be written."""
+        files = [self.lines_file, *(piece.file[0] for piece in self.slices if piece.file)]
+        for path in files:
+            if path is not None:
+                Path(path).unlink(missing_ok=True)
 
-Batch = list[tuple[int, list[str]]]  # (suite index, the JSON text of its cases in the batch)
+
+# (suite index, the JSON text of its cases in the batch, whether they are all its cases)
+Batch = list[tuple[int, list[str], bool]]
 
 
 def format_batch(work: ExportWork, batch: Batch) -> BatchResult:
-    """Format and write the cases of `batch`."""
+    """Format the cases of `batch` and write them: the file of each suite the batch holds
+    whole, the text of each case of the others."""
     result = BatchResult()
-    lines: list[bytes] = []
-    for index, texts in batch:
-        suite = work.suites[index]
-        written: list[str] = []
-        for text in texts:
-            document = decode_json(text)
-            for row in formatted_rows(work.formatter, suite, document, work.modes, toon=work.toon):
-                mode = row["mode"]
-                result.warnings.extend(f"{suite.path} ({mode}): {item}" for item in row["warnings"])
-                lines.append(json_line(row))
-            if not suite.read_only:
-                written.append(case_text(suite.file_format, document))
-        result.slices.append(SuiteSlice(index, len(texts), written))
-    result.lines = b"".join(lines)
-    result.line_count = len(lines)
+    lines = result.lines
+    try:
+        for index, texts, whole in batch:
+            suite, target = work.suites[index], work.targets[index]
+            case_texts: list[str] = []
+            for text in texts:
+                document = decode_json(text)
+                rows = formatted_rows(work.formatter, suite, document, work.modes, toon=work.toon)
+                for row in rows:
+                    mode = row["mode"]
+                    result.warnings.extend(f"{suite.path} ({mode}): {w}" for w in row["warnings"])
+                    lines.append(json_line(row))
+                if target is not None:
+                    case_texts.append(case_text(suite.file_format, document))
+            piece = SuiteSlice(index, len(texts))
+            if target is not None and whole:
+                piece.file = write_temporary(target, suite_pieces(suite, case_texts))
+            else:
+                piece.case_texts = case_texts
+            result.slices.append(piece)
+    except BaseException:
+        result.discard()
+        raise
     return result
+
+
+def suite_pieces(suite: Suite, case_texts: Iterable[str]) -> Iterator[str]:
+    """The text of `suite`'s file, in pieces, its cases written already (`case_text`)."""
+    return eval_file_pieces(suite.file_format, suite.document, suite.cases_key or None, case_texts)
 
 
 def json_line(row: dict[str, Any]) -> bytes:
@@ -115,17 +141,24 @@ def default_jobs() -> int:
 
 def formatted_batches(
     work: ExportWork, batches: Iterable[Batch], *, jobs: int, parallel: bool
-) -> Iterator[BatchResult]:
+) -> Generator[BatchResult, None, None]:
     """The results of `batches`, in order. With `parallel` and more than one job, formatted
     by `jobs` forked worker processes, a few batches ahead; otherwise here, one by one."""
     if not parallel or jobs < 2:
         for batch in batches:
             yield format_batch(work, batch)
         return
-    context = get_context("fork")
     with ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_start_worker, initargs=(work,)
+        jobs, mp_context=get_context("fork"), initializer=_start_worker, initargs=(work,)
     ) as pool:
+        # The workers are forked at the first task. They share this process's objects until
+        # they write to them; a garbage collection in a worker would write to every one (and
+        # copy all of its memory), so the objects are frozen out of collections there.
+        gc.freeze()
+        try:
+            pool.submit(int)
+        finally:
+            gc.unfreeze()
         pending: deque[Future[BatchResult]] = deque()
         try:
             for batch in batches:
@@ -134,9 +167,10 @@ def formatted_batches(
                     yield pending.popleft().result()
             while pending:
                 yield pending.popleft().result()
-        finally:
+        finally:  # the export failed: what the workers wrote for it is removed
             for future in pending:
-                future.cancel()
+                if not future.cancel() and future.exception() is None:
+                    future.result().discard()
 
 
 _worker_work: ExportWork | None = None
@@ -158,10 +192,11 @@ def _refuse_queries(*args: object) -> None:
 def _format_in_worker(batch: Batch) -> BatchResult:
     assert _worker_work is not None, "not started by _start_worker"
     result = format_batch(_worker_work, batch)
-    descriptor, result.lines_file = tempfile.mkstemp(
-        dir=_worker_work.folder, prefix=f".{LINES_NAME}.", suffix=".tmp"
-    )
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(result.lines)
-    result.lines = b""
+    try:
+        result.lines_file = write_temporary_bytes(_worker_work.lines_target, result.lines)
+        result.line_count = len(result.lines)
+    except BaseException:
+        result.discard()
+        raise
+    result.lines = []
     return result

@@ -12,7 +12,7 @@ import ctypes
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Literal, overload
@@ -105,28 +105,26 @@ class WrittenFiles:
     def new_file(self, target: Path, mode: str = "w") -> Iterator[IO[str]] | Iterator[IO[bytes]]:
         """A file open for writing that replaces `target` (whose folder exists) when the
         export is complete; text is written as UTF-8 with `\\n` line ends."""
-        descriptor, temporary = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-        )
+        descriptor, temporary = _temporary_beside(target)
         try:
-            # mkstemp creates the file private (0600); an exported file gets the usual
-            # permissions.
-            os.chmod(temporary, 0o666 & ~_current_umask())
             if mode == "wb":
                 handle: IO[str] | IO[bytes] = os.fdopen(descriptor, "wb")
             else:
                 handle = os.fdopen(descriptor, "w", encoding="utf-8", newline="\n")
             with handle:
                 yield handle
-                handle.flush()
-                if _syncfs is None:
-                    os.fsync(descriptor)
-                else:
-                    self._by_device.setdefault(os.fstat(descriptor).st_dev, temporary)
+                device = _finish(handle)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+        self.adopt(temporary, target, device)
+
+    def adopt(self, temporary: str, target: Path, device: int) -> None:
+        """Put `temporary`, a complete file that `write_temporary` wrote on `device`, in place
+        of `target` with the others."""
         self._written.append((temporary, target))
+        if _syncfs is not None:
+            self._by_device.setdefault(device, temporary)
 
     def _sync(self) -> None:
         for temporary in self._by_device.values():
@@ -137,6 +135,55 @@ class WrittenFiles:
                     raise OSError(error, f"syncing the export to disk: {os.strerror(error)}")
             finally:
                 os.close(descriptor)
+
+
+def write_temporary(target: Path, pieces: Iterable[str]) -> tuple[str, int]:
+    """Write `pieces` as UTF-8 to a new temporary file beside `target` (whose folder exists),
+    for `WrittenFiles.adopt`: its path and the device of its file system. Export workers write
+    files so; the file is removed if writing fails."""
+    descriptor, temporary = _temporary_beside(target)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
+            for piece in pieces:
+                handle.write(piece)
+            return temporary, _finish(handle)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_temporary_bytes(target: Path, pieces: Iterable[bytes]) -> str:
+    """`write_temporary` of bytes; only the path (the file is copied, not put in place)."""
+    descriptor, temporary = _temporary_beside(target)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.writelines(pieces)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return temporary
+
+
+def _temporary_beside(target: Path) -> tuple[int, str]:
+    descriptor, temporary = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+    )
+    try:
+        # mkstemp creates the file private (0600); an exported file gets the usual permissions.
+        os.chmod(temporary, 0o666 & ~_current_umask())
+    except BaseException:
+        os.close(descriptor)
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return descriptor, temporary
+
+
+def _finish(handle: IO[str] | IO[bytes]) -> int:
+    """Flush `handle` (still open); synced now where `syncfs` is missing. Its device."""
+    handle.flush()
+    if _syncfs is None:
+        os.fsync(handle.fileno())
+    return os.fstat(handle.fileno()).st_dev
 
 
 def _load_syncfs() -> Callable[[int], int] | None:

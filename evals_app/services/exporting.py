@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
-from itertools import groupby
+from itertools import chain, groupby
 from pathlib import Path
 from typing import IO, Any
 
-from ..eval_files.writing import eval_file_chunks, eval_file_pieces
+from ..eval_files.writing import eval_file_chunks
 from ..formatting.engine import Mode
 from ..models import ReviewStatus, Suite, Workspace
 from .case_reading import document_batches, stored_cases
@@ -25,6 +26,7 @@ from .export_batches import (
     SuiteSlice,
     default_jobs,
     formatted_batches,
+    suite_pieces,
 )
 from .export_files import ExportFolder, WrittenFiles, remove_stale_temporary_files
 from .formatting import WorkspaceFormatter
@@ -72,35 +74,61 @@ def export_workspace(
     )
     formatter = WorkspaceFormatter(workspace)
     formatter.read_everything(suites)
-    work = ExportWork(formatter, suites, modes, toon, folder)
-    many_cases = sum(suite.stored_case_count for suite in suites) > BATCH_SIZE  # type: ignore[attr-defined]
-    targets = ExportFolder(folder)
+    folders = ExportFolder(folder)
+    work = ExportWork(
+        formatter,
+        suites,
+        [None if suite.read_only else folders.target(suite.path) for suite in suites],
+        modes,
+        toon,
+        folders.target(FORMATTED_FILE),
+    )
+    cases = sum(suite.stored_case_count for suite in suites)  # type: ignore[attr-defined]
     with WrittenFiles() as written:
-        for path, text in formatter.file_texts.items():
-            with written.new_file(targets.target(path)) as handle:
-                handle.write(text)
-            summary.files += 1
-        with written.new_file(targets.target(FORMATTED_FILE), "wb") as jsonl:
-            results = formatted_batches(
-                work, batches, jobs=jobs or default_jobs(), parallel=many_cases
-            )
-            slices = _written_lines(results, jsonl, summary)
-            for index, suite_slices in groupby(slices, key=lambda item: item.suite):
-                suite = suites[index]
+
+        def write_stored_files() -> None:
+            for path, text in formatter.file_texts.items():
+                with written.new_file(folders.target(path)) as handle:
+                    handle.write(text)
+                summary.files += 1
+
+        with (
+            written.new_file(work.lines_target, "wb") as jsonl,
+            closing(
+                formatted_batches(
+                    work, batches, jobs=jobs or default_jobs(), parallel=cases > BATCH_SIZE
+                )
+            ) as results,
+        ):
+            # The stored files are written while the workers format the next batches.
+            slices = _written_lines(results, jsonl, summary, then=write_stored_files)
+            for index, suite_slices in groupby(slices, key=lambda piece: piece.suite):
                 summary.suites += 1
-                case_texts = _counted(suite_slices, summary, on_case)
-                if suite.read_only:  # formatted, but its file is a stored file
-                    for _ in case_texts:
-                        pass
-                    continue
-                with written.new_file(targets.target(suite.path)) as yaml_out:
-                    for chunk in eval_file_pieces(
-                        suite.file_format, suite.document, suite.cases_key or None, case_texts
-                    ):
-                        yaml_out.write(chunk)
-                    for _ in case_texts:  # cases its file has no place for (`tests: file://…`)
-                        pass
+                _write_suite(work, index, suite_slices, written, summary, on_case)
     return summary
+
+
+def _write_suite(
+    work: ExportWork,
+    index: int,
+    slices: Iterator[SuiteSlice],
+    written: WrittenFiles,
+    summary: ExportSummary,
+    on_case: Callable[[], object],
+) -> None:
+    """Put the suite's file in place: as its batch wrote it, or from its cases' texts when
+    they span batches (nothing when its file is a stored file)."""
+    first = next(slices)
+    case_texts = _counted(chain([first], slices), summary, on_case)
+    target = work.targets[index]
+    if first.file is not None and target is not None:
+        written.adopt(first.file[0], target, first.file[1])
+    elif target is not None:
+        with written.new_file(target) as handle:
+            for piece in suite_pieces(work.suites[index], case_texts):
+                handle.write(piece)
+    for _ in case_texts:  # counted; the file has no place for them (`tests: file://…`)
+        pass
 
 
 def suite_chunks(suite: Suite, documents: Iterable[dict[Any, Any]]) -> Iterator[str]:
@@ -129,17 +157,31 @@ def exported_texts(
 
 
 def _written_lines(
-    results: Iterable[BatchResult], jsonl: IO[bytes], summary: ExportSummary
+    results: Iterable[BatchResult],
+    jsonl: IO[bytes],
+    summary: ExportSummary,
+    *,
+    then: Callable[[], None],
 ) -> Iterator[SuiteSlice]:
-    """The suite slices of `results`, each batch's lines of `formatted.jsonl` written first."""
+    """The suite slices of `results`, each batch's lines of `formatted.jsonl` written first;
+    `then` is called once the first batch is written (or at once, if there is none)."""
+    pending = then
     for result in results:
         if result.lines_file is None:
-            jsonl.write(result.lines)
+            jsonl.writelines(result.lines)
+            summary.formatted_lines += len(result.lines)
         else:
             _append_file(result.lines_file, jsonl)
-        summary.formatted_lines += result.line_count
+            summary.formatted_lines += result.line_count
         summary.warnings.extend(result.warnings)
         yield from result.slices
+        pending()
+        pending = _nothing
+    pending()
+
+
+def _nothing() -> None:
+    pass
 
 
 def _append_file(path: str, out: IO[bytes]) -> None:

@@ -54,10 +54,13 @@ def test_the_cases_of_many_suites_read_in_batches_are_each_suites_cases_in_order
 
     suites, batches = document_batches(ordered, batch_size=batch_size, **case_filter)
     read: dict[str, list[Any]] = {}
+    whole: dict[str, bool] = {}
     for batch in batches:
-        assert sum(len(texts) for _, texts in batch) <= batch_size or len(batch) == 1
-        for index, texts in batch:
-            read.setdefault(suites[index].path, []).extend(map(decode_json, texts))
+        assert sum(len(texts) for _, texts, _ in batch) <= batch_size or len(batch) == 1
+        for index, texts, all_of_them in batch:
+            path = suites[index].path
+            read.setdefault(path, []).extend(map(decode_json, texts))
+            whole[path] = all_of_them and path not in whole
 
     expected = {
         suite.path: [
@@ -67,6 +70,7 @@ def test_the_cases_of_many_suites_read_in_batches_are_each_suites_cases_in_order
     }
     assert read == expected
     assert list(read) == [suite.path for suite in ordered]
+    assert whole == {path: len(cases) <= batch_size for path, cases in expected.items()}
     assert sum(len(cases) for cases in read.values()) > 2
 
 
