@@ -24,7 +24,11 @@ def main(argv: list[str]) -> None:
 
     tracemalloc.start()
     folder = Path(out)
-    call_command("export_evals", out=folder, workspace=[name], mode="both", stdout=io.StringIO())
+    # In this one process (`--jobs 1`), where tracemalloc sees all of the export's work; with
+    # worker processes, each holds one batch of cases and the export a few batches' results.
+    call_command(
+        "export_evals", out=folder, workspace=[name], mode="both", jobs=1, stdout=io.StringIO()
+    )
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(json.dumps({"tracemalloc_peak": peak, "max_rss": _peak_rss()}))

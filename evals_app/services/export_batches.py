@@ -70,10 +70,10 @@ class BatchResult:
     """A formatted batch: its `formatted.jsonl` lines, their warnings and its suite slices."""
 
     lines: list[bytes] = field(default_factory=list)
+    line_count: int = 0
     # From a worker: the temporary file holding its lines instead (the kernel copies it into
     # formatted.jsonl, rather than it passing through a pipe and this process's memory).
     lines_file: str | None = None
-    line_count: int = 0
     warnings: list[str] = field(default_factory=list)
     slices: list[SuiteSlice] = field(default_factory=list)
 
@@ -116,6 +116,7 @@ def format_batch(work: ExportWork, batch: Batch) -> BatchResult:
     except BaseException:
         result.discard()
         raise
+    result.line_count = len(lines)
     return result
 
 
@@ -167,7 +168,7 @@ def formatted_batches(
                     yield pending.popleft().result()
             while pending:
                 yield pending.popleft().result()
-        finally:  # the export failed: what the workers wrote for it is removed
+        finally:  # the export stopped early: what the workers wrote for it is removed
             for future in pending:
                 if not future.cancel() and future.exception() is None:
                     future.result().discard()
@@ -194,7 +195,6 @@ def _format_in_worker(batch: Batch) -> BatchResult:
     result = format_batch(_worker_work, batch)
     try:
         result.lines_file = write_temporary_bytes(_worker_work.lines_target, result.lines)
-        result.line_count = len(result.lines)
     except BaseException:
         result.discard()
         raise

@@ -7,7 +7,9 @@ together once complete (export_files). Memory does not grow with the number of c
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -169,10 +171,9 @@ def _written_lines(
     for result in results:
         if result.lines_file is None:
             jsonl.writelines(result.lines)
-            summary.formatted_lines += len(result.lines)
         else:
             _append_file(result.lines_file, jsonl)
-            summary.formatted_lines += result.line_count
+        summary.formatted_lines += result.line_count
         summary.warnings.extend(result.warnings)
         yield from result.slices
         pending()
@@ -189,14 +190,35 @@ def _append_file(path: str, out: IO[bytes]) -> None:
     out.flush()
     try:
         with open(path, "rb") as source:
-            size = os.fstat(source.fileno()).st_size
-            while size > 0:
-                copied = os.copy_file_range(source.fileno(), out.fileno(), size)
-                if copied == 0:
-                    raise OSError(f"{path} ended early")
-                size -= copied
+            if not _copied_in_kernel(source, out):
+                shutil.copyfileobj(source, out)
     finally:
         os.unlink(path)
+
+
+def _copied_in_kernel(source: IO[bytes], out: IO[bytes]) -> bool:
+    """Copy all of `source` to `out` with `copy_file_range` (no copy through this process);
+    False, having copied nothing, where the system or the file system does not offer it."""
+    copy = getattr(os, "copy_file_range", None)  # Linux only
+    if copy is None:
+        return False
+    left = os.fstat(source.fileno()).st_size
+    started = False
+    while left > 0:
+        try:
+            copied = copy(source.fileno(), out.fileno(), left)
+        except OSError as error:
+            if not started and error.errno in _NOT_OFFERED:
+                return False
+            raise
+        if copied == 0:
+            raise OSError(f"{source.name} ended before its size")
+        left -= copied
+        started = True
+    return True
+
+
+_NOT_OFFERED = {errno.EXDEV, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP}
 
 
 def _counted(

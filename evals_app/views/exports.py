@@ -36,7 +36,10 @@ def workspace_export(request: HtmxHttpRequest, slug: str) -> HttpResponseBase:
         return redirect(workspace)
     archive = tempfile.TemporaryFile()  # noqa: SIM115 - FileResponse closes it when sent
     with tempfile.TemporaryDirectory() as folder:
-        summary = export_workspace(access.workspace, Path(folder), approved_only=approved_only)
+        # In the request's own process: a web server's worker is not forked for a download.
+        summary = export_workspace(
+            access.workspace, Path(folder), approved_only=approved_only, jobs=1
+        )
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
             for path in sorted(summary.folder.rglob("*")):
                 if path.is_file():

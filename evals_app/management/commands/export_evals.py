@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from argparse import ArgumentParser
+from argparse import ArgumentParser, ArgumentTypeError
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +12,7 @@ from tqdm import tqdm
 
 from evals_app.formatting.engine import MODES, Mode
 from evals_app.models import Case, ReviewStatus, Workspace
+from evals_app.services.export_batches import MAX_JOBS
 from evals_app.services.exporting import export_workspace
 
 
@@ -41,6 +42,13 @@ class Command(BaseCommand):
             action="store_true",
             help="export only the cases whose review is approved",
         )
+        parser.add_argument(
+            "--jobs",
+            type=_positive,
+            metavar="N",
+            help="worker processes that format a large workspace "
+            f"(default: one per core, at most {MAX_JOBS}; 1: none)",
+        )
 
     def handle(
         self,
@@ -51,6 +59,7 @@ class Command(BaseCommand):
         check: bool,
         toon: bool,
         approved_only: bool,
+        jobs: int | None,
         **options: Any,
     ) -> None:
         workspaces = list(Workspace.objects.order_by("name"))
@@ -78,6 +87,7 @@ class Command(BaseCommand):
                     modes=modes,
                     toon=toon,
                     approved_only=approved_only,
+                    jobs=jobs,
                     on_case=progress.update,
                 )
                 for warning in summary.warnings:
@@ -101,3 +111,14 @@ class Command(BaseCommand):
         self.stdout.write("Note: YAML comments are not kept; exported files have none.")
         if check and warnings:
             raise CommandError(f"--check: {warnings} formatting warnings")
+
+
+def _positive(text: str) -> int:
+    """A whole number of at least 1, or argparse's error naming the option."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return value
