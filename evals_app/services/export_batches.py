@@ -28,7 +28,7 @@ from ..eval_files.json_text import decode_json
 from ..eval_files.writing import case_text, eval_file_pieces
 from ..formatting.engine import Mode
 from ..models import Suite
-from .export_files import write_temporary, write_temporary_bytes
+from .export_files import ExportFolder, TemporaryFile, write_temporary, write_temporary_bytes
 from .formatted_rows import formatted_rows
 from .formatting import WorkspaceFormatter
 
@@ -46,8 +46,7 @@ class ExportWork:
 
     formatter: WorkspaceFormatter
     suites: Sequence[Suite]
-    # Where each suite's file is written; None for a suite whose file is a stored file.
-    targets: Sequence[Path | None]
+    folder: ExportFolder  # where the files go (each worker creates the folders it needs)
     modes: tuple[Mode, ...]
     toon: bool
     lines_target: Path  # formatted.jsonl: a worker leaves a batch's lines beside it
@@ -55,13 +54,13 @@ class ExportWork:
 
 @dataclass
 class SuiteSlice:
-    """What a batch holds of one suite: its cases' count, and either its file, written (a
-    temporary file and its device, for `WrittenFiles.adopt`), or, when the suite's cases
-    span batches, each case written as its file writes it (none for a stored file)."""
+    """What a batch holds of one suite: its cases' count, and either its file, written, or,
+    when the suite's cases span batches, each case written as its file writes it (none for a
+    stored file)."""
 
     suite: int  # index in ExportWork.suites
     cases: int
-    file: tuple[str, int] | None = None
+    file: TemporaryFile | None = None
     case_texts: list[str] = field(default_factory=list)
 
 
@@ -79,7 +78,7 @@ class BatchResult:
 
     def discard(self) -> None:
         """Remove the temporary files of a batch that will not be written."""
-        files = [self.lines_file, *(piece.file[0] for piece in self.slices if piece.file)]
+        files = [self.lines_file, *(piece.file.path for piece in self.slices if piece.file)]
         for path in files:
             if path is not None:
                 Path(path).unlink(missing_ok=True)
@@ -96,7 +95,7 @@ def format_batch(work: ExportWork, batch: Batch) -> BatchResult:
     lines = result.lines
     try:
         for index, texts, whole in batch:
-            suite, target = work.suites[index], work.targets[index]
+            suite = work.suites[index]
             case_texts: list[str] = []
             for text in texts:
                 document = decode_json(text)
@@ -105,10 +104,11 @@ def format_batch(work: ExportWork, batch: Batch) -> BatchResult:
                     mode = row["mode"]
                     result.warnings.extend(f"{suite.path} ({mode}): {w}" for w in row["warnings"])
                     lines.append(json_line(row))
-                if target is not None:
+                if not suite.read_only:
                     case_texts.append(case_text(suite.file_format, document))
             piece = SuiteSlice(index, len(texts))
-            if target is not None and whole:
+            if whole and not suite.read_only:
+                target = work.folder.target(suite.path)
                 piece.file = write_temporary(target, suite_pieces(suite, case_texts))
             else:
                 piece.case_texts = case_texts

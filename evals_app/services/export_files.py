@@ -12,10 +12,11 @@ import ctypes
 import os
 import re
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import IO, Literal, overload
+from typing import IO, Literal, NamedTuple, overload
 
 # `.<target name>.<8 random characters>.tmp`, as tempfile.mkstemp names them in `new_file`.
 TEMPORARY_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
@@ -25,28 +26,41 @@ class ExportFolder:
     """Where each stored path is written under the export folder, refusing any that would lead
     outside it (`..`, or a symbolic link to elsewhere).
 
-    A repository holds thousands of files in a few hundred folders: each folder is resolved,
-    checked and created once, so a file costs one `lstat` of its own, not one per folder of its
-    path (which, with `mkdir` on every write, took a good part of a large export).
+    A repository holds thousands of files in a few hundred folders: each folder is checked and
+    created once, one name at a time from its parent's (resolved already), so a file costs one
+    `lstat` of its own and a folder one more (resolving whole paths, with `mkdir` on every
+    write, took a good part of a large export).
     """
 
     def __init__(self, folder: Path) -> None:
-        self._folder = folder
         self._root = folder.resolve()
-        self._parents: dict[str, Path] = {}
+        self._folders: dict[str, Path] = {}
 
     def target(self, relative: str) -> Path:
         """The path to write `relative` to; its folder exists afterwards."""
         folder_part, _, name = relative.rpartition("/")
-        parent = self._parents.get(folder_part)
-        if parent is None:
-            parent = self._inside((self._folder / folder_part).resolve(), relative)
-            parent.mkdir(parents=True, exist_ok=True)
-            self._parents[folder_part] = parent
-        target = parent / name
-        if name in ("", ".", "..") or target.is_symlink():
-            return self._inside(target.resolve(), relative)
-        return target
+        return self._checked(self._folder(folder_part, relative), name, relative)
+
+    def _folder(self, part: str, relative: str) -> Path:
+        """The folder `part` of the path `relative` (`a/b`), resolved, checked and created."""
+        folder = self._folders.get(part)
+        if folder is None:
+            if part:
+                above, _, name = part.rpartition("/")
+                folder = self._checked(self._folder(above, relative), name, relative)
+                folder.mkdir(exist_ok=True)
+            else:
+                folder = self._root
+                folder.mkdir(parents=True, exist_ok=True)
+            self._folders[part] = folder
+        return folder
+
+    def _checked(self, folder: Path, name: str, relative: str) -> Path:
+        """`folder / name`, resolved where it could lead elsewhere (`..`, a symbolic link)."""
+        path = folder / name
+        if name in ("", ".", "..") or path.is_symlink():
+            return self._inside(path.resolve(), relative)
+        return path
 
     def _inside(self, path: Path, relative: str) -> Path:
         if not path.is_relative_to(self._root):
@@ -64,6 +78,14 @@ def remove_stale_temporary_files(folder: Path) -> None:
             path.unlink(missing_ok=True)
 
 
+class TemporaryFile(NamedTuple):
+    """A complete file written beside its target, for `WrittenFiles.adopt`."""
+
+    path: str
+    target: Path
+    device: int  # of its file system
+
+
 class WrittenFiles:
     """The temporary files of one export, put in place together when the `with` block ends.
 
@@ -77,6 +99,7 @@ class WrittenFiles:
     def __init__(self) -> None:
         self._written: list[tuple[str, Path]] = []
         self._by_device: dict[int, str] = {}  # a temporary file on each file system written to
+        self._ahead: threading.Thread | None = None
 
     def __enter__(self) -> WrittenFiles:
         return self
@@ -84,8 +107,10 @@ class WrittenFiles:
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
         renamed = 0
         try:
+            if self._ahead is not None:
+                self._ahead.join()
             if kind is None:
-                self._sync()
+                _sync(list(self._by_device.values()))
                 for temporary, target in self._written:
                     os.replace(temporary, target)
                     renamed += 1
@@ -117,36 +142,52 @@ class WrittenFiles:
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
-        self.adopt(temporary, target, device)
+        self.adopt(TemporaryFile(temporary, target, device))
 
-    def adopt(self, temporary: str, target: Path, device: int) -> None:
-        """Put `temporary`, a complete file that `write_temporary` wrote on `device`, in place
-        of `target` with the others."""
-        self._written.append((temporary, target))
+    def adopt(self, file: TemporaryFile) -> None:
+        """Put `file` (as `write_temporary` wrote it) in place of its target with the others."""
+        self._written.append((file.path, file.target))
         if _syncfs is not None:
-            self._by_device.setdefault(device, temporary)
+            self._by_device.setdefault(file.device, file.path)
 
-    def _sync(self) -> None:
-        for temporary in self._by_device.values():
-            descriptor = os.open(temporary, os.O_RDONLY)
-            try:
-                if _syncfs is not None and _syncfs(descriptor) != 0:
-                    error = ctypes.get_errno()
-                    raise OSError(error, f"syncing the export to disk: {os.strerror(error)}")
-            finally:
-                os.close(descriptor)
+    def sync_ahead(self) -> None:
+        """Start putting what is written so far on disk, in the background, unless that is
+        under way already: the sync when the block ends then has little left to wait for."""
+        if _syncfs is None or (self._ahead is not None and self._ahead.is_alive()):
+            return
+        self._ahead = threading.Thread(
+            target=_sync_ahead, args=(list(self._by_device.values()),), daemon=True
+        )
+        self._ahead.start()
 
 
-def write_temporary(target: Path, pieces: Iterable[str]) -> tuple[str, int]:
+def _sync(paths: list[str]) -> None:
+    """`syncfs` the file system of each file of `paths` (one per file system)."""
+    for path in paths:
+        descriptor = os.open(path, os.O_RDONLY)
+        try:
+            if _syncfs is not None and _syncfs(descriptor) != 0:
+                error = ctypes.get_errno()
+                raise OSError(error, f"syncing the export to disk: {os.strerror(error)}")
+        finally:
+            os.close(descriptor)
+
+
+def _sync_ahead(paths: list[str]) -> None:
+    with suppress(OSError):  # the sync when the export ends says what failed
+        _sync(paths)
+
+
+def write_temporary(target: Path, pieces: Iterable[str]) -> TemporaryFile:
     """Write `pieces` as UTF-8 to a new temporary file beside `target` (whose folder exists),
-    for `WrittenFiles.adopt`: its path and the device of its file system. Export workers write
-    files so; the file is removed if writing fails."""
+    for `WrittenFiles.adopt`. Export workers write files so; the file is removed if writing
+    fails."""
     descriptor, temporary = _temporary_beside(target)
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
             for piece in pieces:
                 handle.write(piece)
-            return temporary, _finish(handle)
+            return TemporaryFile(temporary, target, _finish(handle))
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

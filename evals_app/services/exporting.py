@@ -1,8 +1,9 @@
 """Exporting workspaces: eval YAML, stored files, config and `formatted.jsonl`, written atomically.
 
 Cases are read in batches (case_reading) and formatted a batch at a time, in worker processes
-for a large workspace (export_batches); the files are written here, in order, and put in place
-together once complete (export_files). Memory does not grow with the number of cases.
+for a large workspace (export_batches), which also write the files of the suites a batch holds
+whole. `formatted.jsonl` and the other files are written here, in order, and everything is put
+in place together once complete (export_files). Memory does not grow with the number of cases.
 """
 
 from __future__ import annotations
@@ -77,14 +78,7 @@ def export_workspace(
     formatter = WorkspaceFormatter(workspace)
     formatter.read_everything(suites)
     folders = ExportFolder(folder)
-    work = ExportWork(
-        formatter,
-        suites,
-        [None if suite.read_only else folders.target(suite.path) for suite in suites],
-        modes,
-        toon,
-        folders.target(FORMATTED_FILE),
-    )
+    work = ExportWork(formatter, suites, folders, modes, toon, folders.target(FORMATTED_FILE))
     cases = sum(suite.stored_case_count for suite in suites)  # type: ignore[attr-defined]
     with WrittenFiles() as written:
 
@@ -103,7 +97,7 @@ def export_workspace(
             ) as results,
         ):
             # The stored files are written while the workers format the next batches.
-            slices = _written_lines(results, jsonl, summary, then=write_stored_files)
+            slices = _written_lines(results, jsonl, summary, written, then=write_stored_files)
             for index, suite_slices in groupby(slices, key=lambda piece: piece.suite):
                 summary.suites += 1
                 _write_suite(work, index, suite_slices, written, summary, on_case)
@@ -122,12 +116,12 @@ def _write_suite(
     they span batches (nothing when its file is a stored file)."""
     first = next(slices)
     case_texts = _counted(chain([first], slices), summary, on_case)
-    target = work.targets[index]
-    if first.file is not None and target is not None:
-        written.adopt(first.file[0], target, first.file[1])
-    elif target is not None:
-        with written.new_file(target) as handle:
-            for piece in suite_pieces(work.suites[index], case_texts):
+    suite = work.suites[index]
+    if first.file is not None:
+        written.adopt(first.file)
+    elif not suite.read_only:
+        with written.new_file(work.folder.target(suite.path)) as handle:
+            for piece in suite_pieces(suite, case_texts):
                 handle.write(piece)
     for _ in case_texts:  # counted; the file has no place for them (`tests: file://…`)
         pass
@@ -162,11 +156,13 @@ def _written_lines(
     results: Iterable[BatchResult],
     jsonl: IO[bytes],
     summary: ExportSummary,
+    written: WrittenFiles,
     *,
     then: Callable[[], None],
 ) -> Iterator[SuiteSlice]:
     """The suite slices of `results`, each batch's lines of `formatted.jsonl` written first;
-    `then` is called once the first batch is written (or at once, if there is none)."""
+    `then` is called once the first batch is written (or at once, if there is none). Each
+    batch's files start going to disk while the next batches are formatted."""
     pending = then
     for result in results:
         if result.lines_file is None:
@@ -176,6 +172,7 @@ def _written_lines(
         summary.formatted_lines += result.line_count
         summary.warnings.extend(result.warnings)
         yield from result.slices
+        written.sync_ahead()
         pending()
         pending = _nothing
     pending()

@@ -19,6 +19,7 @@ import pytest
 from evals_app.models import Case, ReviewStatus, Workspace
 from evals_app.services import export_batches, export_files, exporting
 from evals_app.services.export_batches import ExportWork
+from evals_app.services.export_files import ExportFolder
 from evals_app.services.exporting import export_workspace
 from evals_app.services.formatting import WorkspaceFormatter
 from evals_app.services.importing import import_workspace
@@ -91,7 +92,8 @@ def test_a_batch_that_fails_in_a_worker_fails_the_export_and_changes_no_file(
 
 def test_a_worker_refuses_to_query_the_database(tmp_path: Path) -> None:
     workspace = import_workspace(EXAMPLES, "Examples").workspace
-    work = ExportWork(WorkspaceFormatter(workspace), [], [], ("lm",), False, tmp_path / "x")
+    folder = ExportFolder(tmp_path)
+    work = ExportWork(WorkspaceFormatter(workspace), [], folder, ("lm",), False, tmp_path / "x")
     Workspace.objects.count()  # the connection the worker inherits is open
 
     with ProcessPoolExecutor(
