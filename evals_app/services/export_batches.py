@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ from .formatting import WorkspaceFormatter
 BATCH_SIZE = 500
 # Batches handed to the workers and not yet written, per worker: enough to keep each busy
 # while the export writes, few enough that memory does not grow with the workspace.
-AHEAD_PER_WORKER = 2
+AHEAD_PER_WORKER = 3
 MAX_JOBS = 4
 
 
@@ -76,16 +76,28 @@ class BatchResult:
     warnings: list[str] = field(default_factory=list)
     slices: list[SuiteSlice] = field(default_factory=list)
 
+    stored_files: list[TemporaryFile] = field(default_factory=list)
+
     def discard(self) -> None:
         """Remove the temporary files of a batch that will not be written."""
-        files = [self.lines_file, *(piece.file.path for piece in self.slices if piece.file)]
+        files = [
+            self.lines_file,
+            *(piece.file.path for piece in self.slices if piece.file),
+            *(file.path for file in self.stored_files),
+        ]
         for path in files:
             if path is not None:
                 Path(path).unlink(missing_ok=True)
 
 
-# (suite index, the JSON text of its cases in the batch, whether they are all its cases)
-Batch = list[tuple[int, list[str], bool]]
+@dataclass
+class Batch:
+    """Cases of consecutive suites: for each suite, its index, the JSON text of its cases in
+    the batch and whether they are all of its cases (`case_reading.document_batches`). Or, as
+    the first batch, no cases but the workspace's stored files, which it writes as they are."""
+
+    cases: list[tuple[int, list[str], bool]]
+    stored_files: bool = False
 
 
 def format_batch(work: ExportWork, batch: Batch) -> BatchResult:
@@ -94,7 +106,10 @@ def format_batch(work: ExportWork, batch: Batch) -> BatchResult:
     result = BatchResult()
     lines = result.lines
     try:
-        for index, texts, whole in batch:
+        if batch.stored_files:
+            for path, text in work.formatter.file_texts.items():
+                result.stored_files.append(write_temporary(work.folder.target(path), [text]))
+        for index, texts, whole in batch.cases:
             suite = work.suites[index]
             case_texts: list[str] = []
             for text in texts:
@@ -137,7 +152,9 @@ def json_line(row: dict[str, Any]) -> bytes:
 
 def default_jobs() -> int:
     """Worker processes an export uses by default: one per core it may run on, at most 4."""
-    return max(1, min(MAX_JOBS, len(os.sched_getaffinity(0))))
+    affinity = getattr(os, "sched_getaffinity", None)  # Linux: the cores it may run on
+    cores = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+    return max(1, min(MAX_JOBS, cores))
 
 
 def formatted_batches(
@@ -145,7 +162,7 @@ def formatted_batches(
 ) -> Generator[BatchResult, None, None]:
     """The results of `batches`, in order. With `parallel` and more than one job, formatted
     by `jobs` forked worker processes, a few batches ahead; otherwise here, one by one."""
-    if not parallel or jobs < 2:
+    if not parallel or jobs < 2 or "fork" not in get_all_start_methods():  # Windows
         for batch in batches:
             yield format_batch(work, batch)
         return
@@ -193,6 +210,8 @@ def _refuse_queries(*args: object) -> None:
 def _format_in_worker(batch: Batch) -> BatchResult:
     assert _worker_work is not None, "not started by _start_worker"
     result = format_batch(_worker_work, batch)
+    if not result.lines:
+        return result
     try:
         result.lines_file = write_temporary_bytes(_worker_work.lines_target, result.lines)
     except BaseException:

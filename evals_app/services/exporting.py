@@ -24,6 +24,7 @@ from ..models import ReviewStatus, Suite, Workspace
 from .case_reading import document_batches, stored_cases
 from .export_batches import (
     BATCH_SIZE,
+    Batch,
     BatchResult,
     ExportWork,
     SuiteSlice,
@@ -72,7 +73,7 @@ def export_workspace(
     remove_stale_temporary_files(folder)
     summary = ExportSummary(workspace=workspace, folder=folder)
     case_filter: dict[str, Any] = {"status": ReviewStatus.APPROVED} if approved_only else {}
-    suites, batches = document_batches(
+    suites, case_batches = document_batches(
         workspace.suites.order_by("path"), batch_size=BATCH_SIZE, **case_filter
     )
     formatter = WorkspaceFormatter(workspace)
@@ -80,27 +81,21 @@ def export_workspace(
     folders = ExportFolder(folder)
     work = ExportWork(formatter, suites, folders, modes, toon, folders.target(FORMATTED_FILE))
     cases = sum(suite.stored_case_count for suite in suites)  # type: ignore[attr-defined]
-    with WrittenFiles() as written:
-
-        def write_stored_files() -> None:
-            for path, text in formatter.file_texts.items():
-                with written.new_file(folders.target(path)) as handle:
-                    handle.write(text)
-                summary.files += 1
-
-        with (
-            written.new_file(work.lines_target, "wb") as jsonl,
-            closing(
-                formatted_batches(
-                    work, batches, jobs=jobs or default_jobs(), parallel=cases > BATCH_SIZE
-                )
-            ) as results,
-        ):
-            # The stored files are written while the workers format the next batches.
-            slices = _written_lines(results, jsonl, summary, written, then=write_stored_files)
-            for index, suite_slices in groupby(slices, key=lambda piece: piece.suite):
-                summary.suites += 1
-                _write_suite(work, index, suite_slices, written, summary, on_case)
+    # The stored files first, written by one worker while the others format the first cases.
+    batches = chain([Batch([], stored_files=True)], (Batch(cases) for cases in case_batches))
+    with (
+        WrittenFiles() as written,
+        written.new_file(work.lines_target, "wb") as jsonl,
+        closing(
+            formatted_batches(
+                work, batches, jobs=jobs or default_jobs(), parallel=cases > BATCH_SIZE
+            )
+        ) as results,
+    ):
+        slices = _written_lines(results, jsonl, summary, written)
+        for index, suite_slices in groupby(slices, key=lambda piece: piece.suite):
+            summary.suites += 1
+            _write_suite(work, index, suite_slices, written, summary, on_case)
     return summary
 
 
@@ -153,17 +148,10 @@ def exported_texts(
 
 
 def _written_lines(
-    results: Iterable[BatchResult],
-    jsonl: IO[bytes],
-    summary: ExportSummary,
-    written: WrittenFiles,
-    *,
-    then: Callable[[], None],
+    results: Iterable[BatchResult], jsonl: IO[bytes], summary: ExportSummary, written: WrittenFiles
 ) -> Iterator[SuiteSlice]:
-    """The suite slices of `results`, each batch's lines of `formatted.jsonl` written first;
-    `then` is called once the first batch is written (or at once, if there is none). Each
-    batch's files start going to disk while the next batches are formatted."""
-    pending = then
+    """The suite slices of `results`, each batch's lines of `formatted.jsonl` and stored files
+    written first. Each batch's files start going to disk while the next are formatted."""
     for result in results:
         if result.lines_file is None:
             jsonl.writelines(result.lines)
@@ -171,15 +159,11 @@ def _written_lines(
             _append_file(result.lines_file, jsonl)
         summary.formatted_lines += result.line_count
         summary.warnings.extend(result.warnings)
+        for file in result.stored_files:
+            written.adopt(file)
+        summary.files += len(result.stored_files)
         yield from result.slices
         written.sync_ahead()
-        pending()
-        pending = _nothing
-    pending()
-
-
-def _nothing() -> None:
-    pass
 
 
 def _append_file(path: str, out: IO[bytes]) -> None:

@@ -37,6 +37,7 @@ class WorkspaceFormatter:
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
         self._file_evaluators: dict[int, tuple[Any, ...]] = {}
+        self._patterns: dict[str, tuple[str, ...]] = {}
         # The header of each eval file that refers to another's cases, None if it is gone.
         self._referrer_headers: dict[str, dict[Any, Any] | None] = {}
 
@@ -63,7 +64,10 @@ class WorkspaceFormatter:
 
     def guideline_patterns(self, suite: Suite) -> tuple[str, ...]:
         """The patterns of the config nearest to `suite`'s file (docs/formats.md)."""
-        return patterns_for(suite.path, self.configs)
+        patterns = self._patterns.get(suite.path)
+        if patterns is None:  # looked up once per suite, not for every case
+            patterns = self._patterns[suite.path] = patterns_for(suite.path, self.configs)
+        return patterns
 
     def format(self, case: Case, suite: Suite, mode: Mode = "lm") -> FormattedCase:
         """Format one stored case of `suite` (a suite of this workspace)."""
