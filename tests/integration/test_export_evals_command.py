@@ -165,6 +165,31 @@ def test_unknown_workspace_name_is_an_error(
     assert "no workspace named 'nope'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("jobs", ["0", "-1", "two"])
+def test_jobs_must_be_a_whole_number_of_at_least_one(
+    example: None, tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    with pytest.raises(SystemExit):
+        execute_from_command_line(
+            ["manage.py", "export_evals", "--out", str(tmp_path), "--jobs", jobs]
+        )
+
+    assert (
+        f"argument --jobs: {jobs!r} is not a whole number of at least 1" in capsys.readouterr().err
+    )
+    assert not (tmp_path / "example-workspace").exists()
+
+
+def test_jobs_change_how_fast_not_what_is_written(example: None, tmp_path: Path) -> None:
+    call_command("export_evals", "--out", str(tmp_path / "one"), "--jobs", "1")
+    call_command("export_evals", "--out", str(tmp_path / "four"), "--jobs", "4")
+
+    one, four = tmp_path / "one", tmp_path / "four"
+    files = sorted(path.relative_to(one) for path in one.rglob("*") if path.is_file())
+    assert files == sorted(path.relative_to(four) for path in four.rglob("*") if path.is_file())
+    assert all((one / path).read_bytes() == (four / path).read_bytes() for path in files)
+
+
 def test_export_writes_suites_files_and_config(
     example: None, example_root: Path, tmp_path: Path
 ) -> None:
