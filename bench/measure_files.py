@@ -49,13 +49,14 @@ def import_workspace(workspace: GeneratedWorkspace, name: str) -> float:
     )
 
 
-def export_workspace(name: str, out: Path) -> float:
-    """Seconds `export_evals --mode both` takes to export the workspace `name` under `out`."""
+def export_workspace(name: str, out: Path, jobs: int | None = None) -> float:
+    """Seconds `export_evals --mode both` takes to export the workspace `name` under `out`
+    (`jobs`: its `--jobs`, by default its own default)."""
     from django.core.management import call_command
 
     return _timed(
         lambda: call_command(
-            "export_evals", out=out, workspace=[name], mode="both", stdout=io.StringIO()
+            "export_evals", out=out, workspace=[name], mode="both", jobs=jobs, stdout=io.StringIO()
         )
     )
 

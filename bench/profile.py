@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> None:
         import_workspace(workspace, WORKSPACE)
         join(WORKSPACE)
         if args.what == "export":
-            _profile(lambda: export_workspace(WORKSPACE, folder / "out"))
+            # In this one process, where the profiler sees the work (not in worker processes).
+            _profile(lambda: export_workspace(WORKSPACE, folder / "out", jobs=1))
             return
         request = _page_request(workspace, args.what)
         for _ in range(10):  # templates compiled, caches filled: not what is profiled
