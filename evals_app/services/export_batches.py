@@ -14,12 +14,12 @@ import gc
 import json
 import os
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import orjson
 from django.db import connections
@@ -28,7 +28,7 @@ from ..eval_files.json_text import decode_json
 from ..eval_files.writing import case_text, eval_file_pieces
 from ..formatting.engine import Mode
 from ..models import Suite
-from .export_files import ExportFolder, TemporaryFile, write_temporary, write_temporary_bytes
+from .export_files import ExportFolder, TemporaryFile, temporary_bytes, write_temporary
 from .formatted_rows import formatted_rows
 from .formatting import WorkspaceFormatter
 
@@ -68,9 +68,8 @@ class SuiteSlice:
 class BatchResult:
     """A formatted batch: its `formatted.jsonl` lines, their warnings and its suite slices."""
 
-    lines: list[bytes] = field(default_factory=list)
     line_count: int = 0
-    # From a worker: the temporary file holding its lines instead (the kernel copies it into
+    # From a worker: the temporary file holding its lines (the kernel copies it into
     # formatted.jsonl, rather than it passing through a pipe and this process's memory).
     lines_file: str | None = None
     warnings: list[str] = field(default_factory=list)
@@ -100,11 +99,14 @@ class Batch:
     stored_files: bool = False
 
 
-def format_batch(work: ExportWork, batch: Batch) -> BatchResult:
-    """Format the cases of `batch` and write them: the file of each suite the batch holds
-    whole, the text of each case of the others."""
+def format_batch(
+    work: ExportWork, batch: Batch, write_line: Callable[[bytes], object]
+) -> BatchResult:
+    """Format the cases of `batch` and write them: each line of `formatted.jsonl` to
+    `write_line` as it is made (so that a batch's lines, judge prompts and all, never sit in
+    memory together), the file of each suite the batch holds whole, the text of each case of
+    the others."""
     result = BatchResult()
-    lines = result.lines
     try:
         if batch.stored_files:
             for path, text in work.formatter.file_texts.items():
@@ -118,7 +120,8 @@ def format_batch(work: ExportWork, batch: Batch) -> BatchResult:
                 for row in rows:
                     mode = row["mode"]
                     result.warnings.extend(f"{suite.path} ({mode}): {w}" for w in row["warnings"])
-                    lines.append(json_line(row))
+                    write_line(json_line(row))
+                    result.line_count += 1
                 if not suite.read_only:
                     case_texts.append(case_text(suite.file_format, document))
             piece = SuiteSlice(index, len(texts))
@@ -131,7 +134,6 @@ def format_batch(work: ExportWork, batch: Batch) -> BatchResult:
     except BaseException:
         result.discard()
         raise
-    result.line_count = len(lines)
     return result
 
 
@@ -158,13 +160,19 @@ def default_jobs() -> int:
 
 
 def formatted_batches(
-    work: ExportWork, batches: Iterable[Batch], *, jobs: int, parallel: bool
+    work: ExportWork,
+    batches: Iterable[Batch],
+    *,
+    jobs: int,
+    parallel: bool,
+    lines_out: IO[bytes],
 ) -> Generator[BatchResult, None, None]:
     """The results of `batches`, in order. With `parallel` and more than one job, formatted
-    by `jobs` forked worker processes, a few batches ahead; otherwise here, one by one."""
+    by `jobs` forked worker processes, a few batches ahead, each batch's lines left in a file
+    (`BatchResult.lines_file`); otherwise here, one by one, the lines written to `lines_out`."""
     if not parallel or jobs < 2 or "fork" not in get_all_start_methods():  # Windows
         for batch in batches:
-            yield format_batch(work, batch)
+            yield format_batch(work, batch, lines_out.write)
         return
     with ProcessPoolExecutor(
         jobs, mp_context=get_context("fork"), initializer=_start_worker, initargs=(work,)
@@ -208,14 +216,15 @@ def _refuse_queries(*args: object) -> None:
 
 
 def _format_in_worker(batch: Batch) -> BatchResult:
-    assert _worker_work is not None, "not started by _start_worker"
-    result = format_batch(_worker_work, batch)
-    if not result.lines:
-        return result
-    try:
-        result.lines_file = write_temporary_bytes(_worker_work.lines_target, result.lines)
-    except BaseException:
-        result.discard()
-        raise
-    result.lines = []
+    work = _worker_work
+    assert work is not None, "not started by _start_worker"
+    if not batch.cases:
+        return format_batch(work, batch, _no_line)
+    with temporary_bytes(work.lines_target) as (handle, path):
+        result = format_batch(work, batch, handle.write)
+    result.lines_file = path
     return result
+
+
+def _no_line(line: bytes) -> None:
+    raise AssertionError("a batch without cases has no lines")

@@ -193,16 +193,17 @@ def write_temporary(target: Path, pieces: Iterable[str]) -> TemporaryFile:
         raise
 
 
-def write_temporary_bytes(target: Path, pieces: Iterable[bytes]) -> str:
-    """`write_temporary` of bytes; only the path (the file is copied, not put in place)."""
+@contextmanager
+def temporary_bytes(target: Path) -> Iterator[tuple[IO[bytes], str]]:
+    """A new temporary file beside `target`, open for writing bytes, and its path; removed if
+    the block raises. (It is copied into another file, not put in place.)"""
     descriptor, temporary = _temporary_beside(target)
     try:
         with os.fdopen(descriptor, "wb") as handle:
-            handle.writelines(pieces)
+            yield handle, temporary
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    return temporary
 
 
 def _temporary_beside(target: Path) -> tuple[int, str]:

@@ -88,7 +88,11 @@ def export_workspace(
         written.new_file(work.lines_target, "wb") as jsonl,
         closing(
             formatted_batches(
-                work, batches, jobs=jobs or default_jobs(), parallel=cases > BATCH_SIZE
+                work,
+                batches,
+                jobs=jobs or default_jobs(),
+                parallel=cases > BATCH_SIZE,
+                lines_out=jsonl,
             )
         ) as results,
     ):
@@ -153,9 +157,7 @@ def _written_lines(
     """The suite slices of `results`, each batch's lines of `formatted.jsonl` and stored files
     written first. Each batch's files start going to disk while the next are formatted."""
     for result in results:
-        if result.lines_file is None:
-            jsonl.writelines(result.lines)
-        else:
+        if result.lines_file is not None:  # formatted in a worker; here, written already
             _append_file(result.lines_file, jsonl)
         summary.formatted_lines += result.line_count
         summary.warnings.extend(result.warnings)
