@@ -239,7 +239,7 @@ def _one_line(value: str, column: int | None, indent: int, special: bool) -> str
     return value if column is None else _fold(value, column, indent, escape_space=False)
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=1024)
 def _unfolded(value: str) -> str:
     """A short string without special characters or line feeds, plain or single-quoted.
 

@@ -28,7 +28,7 @@ def is_guideline(path: str, patterns: Sequence[str]) -> bool:
     return _is_guideline(path, tuple(patterns))
 
 
-@functools.lru_cache(maxsize=16_384)
+@functools.lru_cache(maxsize=2048)
 def _is_guideline(path: str, patterns: tuple[str, ...]) -> bool:
     # Cached: the cases of a repository refer to the same few files over and over.
     return compile_patterns(patterns).matches(path)
