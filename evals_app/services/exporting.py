@@ -82,7 +82,7 @@ def export_workspace(
     work = ExportWork(formatter, suites, folders, modes, toon, folders.target(FORMATTED_FILE))
     cases = sum(suite.stored_case_count for suite in suites)  # type: ignore[attr-defined]
     # The stored files first, written by one worker while the others format the first cases.
-    batches = chain([Batch([], stored_files=True)], (Batch(cases) for cases in case_batches))
+    batches = chain([Batch([], stored_files=True)], map(Batch, case_batches))
     with (
         WrittenFiles() as written,
         written.new_file(work.lines_target, "wb") as jsonl,
