@@ -28,12 +28,13 @@ from ..eval_files.json_text import decode_json
 from ..eval_files.writing import case_text, eval_file_pieces
 from ..formatting.engine import Mode
 from ..models import Suite
+from .case_reading import CHUNK_SIZE
 from .export_files import ExportFolder, TemporaryFile, temporary_bytes, write_temporary
 from .formatted_rows import formatted_rows
 from .formatting import WorkspaceFormatter
 
 # The cases of one batch, read with one query; a worker formats one batch at a time.
-BATCH_SIZE = 500
+BATCH_SIZE = CHUNK_SIZE
 # Batches handed to the workers and not yet written, per worker: enough to keep each busy
 # while the export writes, few enough that memory does not grow with the workspace.
 AHEAD_PER_WORKER = 3
@@ -74,7 +75,6 @@ class BatchResult:
     lines_file: str | None = None
     warnings: list[str] = field(default_factory=list)
     slices: list[SuiteSlice] = field(default_factory=list)
-
     stored_files: list[TemporaryFile] = field(default_factory=list)
 
     def discard(self) -> None:

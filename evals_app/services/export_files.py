@@ -16,9 +16,9 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import IO, Literal, NamedTuple, overload
+from typing import IO, NamedTuple
 
-# `.<target name>.<8 random characters>.tmp`, as tempfile.mkstemp names them in `new_file`.
+# `.<target name>.<8 random characters>.tmp`, as tempfile.mkstemp names them (`_temporary_beside`).
 TEMPORARY_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
 
 
@@ -70,7 +70,7 @@ class ExportFolder:
 
 def remove_stale_temporary_files(folder: Path) -> None:
     """Delete the temporary files of an earlier export that was killed (SIGKILL, power loss:
-    its own clean-up never ran). Only names that `WrittenFiles.new_file` makes are touched."""
+    its own clean-up never ran). Only names that this module makes are touched."""
     if not folder.is_dir():
         return
     for path in folder.rglob(".*.tmp"):
@@ -97,7 +97,7 @@ class WrittenFiles:
     """
 
     def __init__(self) -> None:
-        self._written: list[tuple[str, Path]] = []
+        self._written: list[TemporaryFile] = []
         self._by_device: dict[int, str] = {}  # a temporary file on each file system written to
         self._ahead: threading.Thread | None = None
 
@@ -111,42 +111,25 @@ class WrittenFiles:
                 self._ahead.join()
             if kind is None:
                 _sync(list(self._by_device.values()))
-                for temporary, target in self._written:
-                    os.replace(temporary, target)
+                for file in self._written:
+                    os.replace(file.path, file.target)
                     renamed += 1
         finally:
-            for temporary, _ in self._written[renamed:]:
-                Path(temporary).unlink(missing_ok=True)
-
-    @overload
-    @contextmanager
-    def new_file(self, target: Path, mode: Literal["w"] = "w") -> Iterator[IO[str]]: ...
-
-    @overload
-    @contextmanager
-    def new_file(self, target: Path, mode: Literal["wb"]) -> Iterator[IO[bytes]]: ...
+            for file in self._written[renamed:]:
+                Path(file.path).unlink(missing_ok=True)
 
     @contextmanager
-    def new_file(self, target: Path, mode: str = "w") -> Iterator[IO[str]] | Iterator[IO[bytes]]:
-        """A file open for writing that replaces `target` (whose folder exists) when the
-        export is complete; text is written as UTF-8 with `\\n` line ends."""
-        descriptor, temporary = _temporary_beside(target)
-        try:
-            if mode == "wb":
-                handle: IO[str] | IO[bytes] = os.fdopen(descriptor, "wb")
-            else:
-                handle = os.fdopen(descriptor, "w", encoding="utf-8", newline="\n")
-            with handle:
-                yield handle
-                device = _finish(handle)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+    def new_file(self, target: Path) -> Iterator[IO[bytes]]:
+        """A file open for writing bytes that replaces `target` (whose folder exists) when the
+        export is complete (text files: `write_temporary`, then `adopt`)."""
+        with temporary_bytes(target) as (handle, temporary):
+            yield handle
+            device = _finish(handle)
         self.adopt(TemporaryFile(temporary, target, device))
 
     def adopt(self, file: TemporaryFile) -> None:
         """Put `file` (as `write_temporary` wrote it) in place of its target with the others."""
-        self._written.append((file.path, file.target))
+        self._written.append(file)
         if _syncfs is not None:
             self._by_device.setdefault(file.device, file.path)
 

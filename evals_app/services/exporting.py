@@ -32,7 +32,12 @@ from .export_batches import (
     formatted_batches,
     suite_pieces,
 )
-from .export_files import ExportFolder, WrittenFiles, remove_stale_temporary_files
+from .export_files import (
+    ExportFolder,
+    WrittenFiles,
+    remove_stale_temporary_files,
+    write_temporary,
+)
 from .formatting import WorkspaceFormatter
 
 FORMATTED_FILE = "formatted.jsonl"
@@ -85,7 +90,7 @@ def export_workspace(
     batches = chain([Batch([], stored_files=True)], map(Batch, case_batches))
     with (
         WrittenFiles() as written,
-        written.new_file(work.lines_target, "wb") as jsonl,
+        written.new_file(work.lines_target) as jsonl,
         closing(
             formatted_batches(
                 work,
@@ -119,9 +124,8 @@ def _write_suite(
     if first.file is not None:
         written.adopt(first.file)
     elif not suite.read_only:
-        with written.new_file(work.folder.target(suite.path)) as handle:
-            for piece in suite_pieces(suite, case_texts):
-                handle.write(piece)
+        target = work.folder.target(suite.path)
+        written.adopt(write_temporary(target, suite_pieces(suite, case_texts)))
     for _ in case_texts:  # counted; the file has no place for them (`tests: file://…`)
         pass
 
