@@ -173,9 +173,13 @@ def _float(value: float) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _key(key: Any) -> str:
-    """A mapping key and its colon: `key:` (keys are never folded)."""
-    if type(key) is not str:
-        raise Unsupported("a key that is not a string")
+    """A mapping key and its colon: `key:` (keys are never folded). Integer, boolean and null
+    keys (a rubric's `score_ranges: {0: …}`) are written as their plain scalars."""
+    kind = type(key)
+    if kind is not str:
+        if kind is int or kind is bool or key is None:
+            return _other_scalar(key)[:-1] + ":"
+        raise Unsupported("a key that is not a string, a number or a boolean")
     if "\n" in key or "\r" in key or "\x85" in key or _UNSUPPORTED.search(key):
         raise Unsupported("a multi-line key")
     if len(key) > _MAX_SIMPLE_KEY // 4 and len(key.encode()) > _MAX_SIMPLE_KEY:

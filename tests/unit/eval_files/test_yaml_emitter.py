@@ -24,7 +24,13 @@ text = st.one_of(
     st.lists(st.text(alphabet="ab ", max_size=30), min_size=2, max_size=4).map("\n".join),
     st.sampled_from(["no", "yes", "on", "null", "~", "", "1_000", "0o17", "2024-01-01", "-", "?"]),
 )
-keys = st.one_of(text, st.text(alphabet="abcdefgh_", min_size=1, max_size=8))
+keys = st.one_of(
+    text,
+    st.text(alphabet="abcdefgh_", min_size=1, max_size=8),
+    st.integers(),
+    st.booleans(),
+    st.none(),
+)
 scalars = st.one_of(
     text, st.integers(), st.booleans(), st.none(), st.floats(allow_nan=False, allow_infinity=True)
 )
@@ -98,15 +104,24 @@ def test_the_example_suites_need_no_fallback(path: Any) -> None:
         "a bare scalar",
         {},
         {"k": "a\u2028b"},
-        {1: "a key that is not a string"},
+        {1.5: "a key that is a float"},
         {"x" * 200: "a key longer than 128 bytes"},
         {"k": object()},
     ],
-    ids=["scalar", "empty", "line separator", "int key", "long key", "object"],
+    ids=["scalar", "empty", "line separator", "float key", "long key", "object"],
 )
 def test_what_the_fast_writer_does_not_know_is_left_to_pyyaml(document: Any) -> None:
     with pytest.raises(Unsupported):
         emit_yaml(document)
+
+
+@pytest.mark.parametrize(
+    "document",
+    [{0: "none", 10: "full"}, {-3: "negative", 2**70: "big"}, {True: "yes", False: "no"}],
+    ids=["score ranges", "negative and big", "booleans"],
+)
+def test_number_and_boolean_keys_are_written_as_pyyaml_writes_them(document: Any) -> None:
+    assert emit_yaml(document) == dump_yaml_with_pyyaml(document)
 
 
 def test_shared_data_is_left_to_pyyaml_which_writes_an_alias() -> None:
