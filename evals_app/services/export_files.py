@@ -189,6 +189,24 @@ def temporary_bytes(target: Path) -> Iterator[tuple[IO[bytes], str]]:
         raise
 
 
+def write_at(descriptor: int, data: bytes, offset: int) -> None:
+    """Write all of `data` to the file open as `descriptor`, at `offset`."""
+    view = memoryview(data)
+    while view:
+        written = os.pwrite(descriptor, view, offset)
+        view, offset = view[written:], offset + written
+
+
+def drop_behind(handle: IO[bytes], end: int) -> None:
+    """Let the kernel drop the first `end` bytes of `handle`'s file from its page cache once
+    they are on disk (and start writing them there): `formatted.jsonl` is hundreds of
+    megabytes that nothing reads back, and the memory it no longer holds is what the rest of
+    the export writes to next (docs/formats.md, "Export")."""
+    advise = getattr(os, "posix_fadvise", None)  # not on macOS or Windows
+    if advise is not None:
+        advise(handle.fileno(), 0, end, os.POSIX_FADV_DONTNEED)
+
+
 def _temporary_beside(target: Path) -> tuple[int, str]:
     descriptor, temporary = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"

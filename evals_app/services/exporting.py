@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
-from itertools import chain, groupby
+from itertools import chain, count, groupby
 from pathlib import Path
 from typing import IO, Any
 
@@ -35,7 +34,9 @@ from .export_batches import (
 from .export_files import (
     ExportFolder,
     WrittenFiles,
+    drop_behind,
     remove_stale_temporary_files,
+    write_at,
     write_temporary,
 )
 from .formatting import WorkspaceFormatter
@@ -87,7 +88,7 @@ def export_workspace(
     work = ExportWork(formatter, suites, folders, modes, toon, folders.target(FORMATTED_FILE))
     cases = sum(suite.stored_case_count for suite in suites)  # type: ignore[attr-defined]
     # The stored files first, written by one worker while the others format the first cases.
-    batches = chain([Batch([], stored_files=True)], map(Batch, case_batches))
+    batches = chain([Batch([], stored_files=True)], map(Batch, case_batches, count()))
     with (
         WrittenFiles() as written,
         written.new_file(work.lines_target) as jsonl,
@@ -98,6 +99,8 @@ def export_workspace(
                 jobs=jobs or default_jobs(),
                 parallel=cases > BATCH_SIZE,
                 lines_out=jsonl,
+                # A batch holds whole suites or a part of one of more than BATCH_SIZE cases.
+                most_batches=len(suites) + cases // BATCH_SIZE,
             )
         ) as results,
     ):
@@ -158,11 +161,15 @@ def exported_texts(
 def _written_lines(
     results: Iterable[BatchResult], jsonl: IO[bytes], summary: ExportSummary, written: WrittenFiles
 ) -> Iterator[SuiteSlice]:
-    """The suite slices of `results`, each batch's lines of `formatted.jsonl` and stored files
-    written first. Each batch's files start going to disk while the next are formatted."""
+    """The suite slices of `results`, each batch's lines of `formatted.jsonl` (unless written
+    already) and stored files written first. Each batch's files start going to disk while the
+    next are formatted, and the lines on disk leave the page cache."""
+    offset = 0  # of the batch's lines in formatted.jsonl
     for result in results:
-        if result.lines_file is not None:  # formatted in a worker; here, written already
-            _append_file(result.lines_file, jsonl)
+        if result.lines_file is not None:  # formatted in a worker, before its place was known
+            _copy_to(result.lines_file, jsonl, offset)
+        offset += result.lines_size
+        drop_behind(jsonl, offset)
         summary.formatted_lines += result.line_count
         summary.warnings.extend(result.warnings)
         for file in result.stored_files:
@@ -172,20 +179,25 @@ def _written_lines(
         written.sync_ahead()
 
 
-def _append_file(path: str, out: IO[bytes]) -> None:
-    """Append the file at `path` to `out`, then remove it."""
-    out.flush()
+def _copy_to(path: str, out: IO[bytes], offset: int) -> None:
+    """Copy the file at `path` into `out` at `offset`, then remove it."""
     try:
         with open(path, "rb") as source:
-            if not _copied_in_kernel(source, out):
-                shutil.copyfileobj(source, out)
+            if not _copied_in_kernel(source, out, offset):
+                while chunk := source.read(_CHUNK):
+                    write_at(out.fileno(), chunk, offset)
+                    offset += len(chunk)
     finally:
         os.unlink(path)
 
 
-def _copied_in_kernel(source: IO[bytes], out: IO[bytes]) -> bool:
-    """Copy all of `source` to `out` with `copy_file_range` (no copy through this process);
-    False, having copied nothing, where the system or the file system does not offer it."""
+_CHUNK = 1 << 20
+
+
+def _copied_in_kernel(source: IO[bytes], out: IO[bytes], offset: int) -> bool:
+    """Copy all of `source` into `out` at `offset` with `copy_file_range` (no copy through
+    this process); False, having copied nothing, where the system or the file system does not
+    offer it."""
     copy = getattr(os, "copy_file_range", None)  # Linux only
     if copy is None:
         return False
@@ -193,7 +205,7 @@ def _copied_in_kernel(source: IO[bytes], out: IO[bytes]) -> bool:
     started = False
     while left > 0:
         try:
-            copied = copy(source.fileno(), out.fileno(), left)
+            copied = copy(source.fileno(), out.fileno(), left, offset_dst=offset)
         except OSError as error:
             if not started and error.errno in _NOT_OFFERED:
                 return False
@@ -201,6 +213,7 @@ def _copied_in_kernel(source: IO[bytes], out: IO[bytes]) -> bool:
         if copied == 0:
             raise OSError(f"{source.name} ended before its size")
         left -= copied
+        offset += copied
         started = True
     return True
 

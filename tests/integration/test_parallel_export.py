@@ -18,7 +18,7 @@ import pytest
 
 from evals_app.models import Case, ReviewStatus, Workspace
 from evals_app.services import export_batches, export_files, exporting
-from evals_app.services.export_batches import ExportWork
+from evals_app.services.export_batches import ExportWork, SharedLines
 from evals_app.services.export_files import ExportFolder
 from evals_app.services.exporting import export_workspace
 from evals_app.services.formatting import WorkspaceFormatter
@@ -96,12 +96,15 @@ def test_a_worker_refuses_to_query_the_database(tmp_path: Path) -> None:
     work = ExportWork(WorkspaceFormatter(workspace), [], folder, ("lm",), False, tmp_path / "x")
     Workspace.objects.count()  # the connection the worker inherits is open
 
-    with ProcessPoolExecutor(
-        1,
-        mp_context=get_context("fork"),
-        initializer=export_batches._start_worker,
-        initargs=(work,),
-    ) as pool:
+    with (
+        open(tmp_path / "x", "wb") as lines,
+        ProcessPoolExecutor(
+            1,
+            mp_context=get_context("fork"),
+            initializer=export_batches._start_worker,
+            initargs=(work, SharedLines(lines.fileno(), 1)),
+        ) as pool,
+    ):
         refused = pool.submit(count_workspaces).exception()
 
     assert isinstance(refused, RuntimeError)
@@ -135,3 +138,66 @@ def test_without_syncfs_each_file_is_synced_before_it_is_put_in_place(
 
     written = [path for path in (tmp_path / workspace.slug).rglob("*") if path.is_file()]
     assert len(synced) == len(written)
+
+
+def test_a_batch_has_its_place_once_every_batch_before_it_has_its_size(tmp_path: Path) -> None:
+    with open(tmp_path / "lines", "wb") as lines:
+        shared = SharedLines(lines.fileno(), 3)
+
+        assert shared.place(1, 20) is None  # batch 0 is still being formatted
+        assert shared.place(0, 10) == 0
+        assert shared.place(2, 5) == 30
+        assert shared.place(3, 1) is None  # more batches than counted: never placed
+
+
+@pytest.fixture
+def placed_late(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every batch is formatted before its place is known: its lines go to a temporary file."""
+    original = SharedLines.place
+
+    def place(self: SharedLines, number: int, size: int) -> None:
+        original(self, number, size)
+
+    monkeypatch.setattr(SharedLines, "place", place)  # forked workers see it
+
+
+@pytest.mark.usefixtures("placed_late")
+def test_lines_formatted_before_their_place_is_known_are_copied_to_it(tmp_path: Path) -> None:
+    workspace = import_workspace(PERIODS, "Periods").workspace
+
+    alone = export_workspace(workspace, tmp_path / "one", jobs=1)
+    shared = export_workspace(workspace, tmp_path / "two", jobs=2)
+
+    assert files_under(shared.folder) == files_under(alone.folder)
+
+
+@pytest.mark.usefixtures("placed_late")
+def test_lines_are_copied_without_copy_file_range_where_it_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = import_workspace(PERIODS, "Periods").workspace
+    alone = export_workspace(workspace, tmp_path / "one", jobs=1)
+    monkeypatch.delattr(os, "copy_file_range", raising=False)
+
+    shared = export_workspace(workspace, tmp_path / "two", jobs=2)
+
+    assert files_under(shared.folder) == files_under(alone.folder)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_every_line_of_formatted_jsonl_leaves_the_page_cache_once_written(
+    jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = import_workspace(PERIODS, "Periods").workspace
+    let_go: list[int] = []
+    original = exporting.drop_behind
+
+    def drop_behind(handle: Any, end: int) -> None:
+        let_go.append(end)
+        original(handle, end)
+
+    monkeypatch.setattr(exporting, "drop_behind", drop_behind)
+    summary = export_workspace(workspace, tmp_path, jobs=jobs)
+
+    assert let_go == sorted(let_go)
+    assert let_go[-1] == (summary.folder / "formatted.jsonl").stat().st_size
