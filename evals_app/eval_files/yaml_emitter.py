@@ -33,9 +33,9 @@ _SPECIAL = re.compile("[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
 _UNSUPPORTED = re.compile("[\u2028\u2029\ud800-\udfff]")
 # Either of the two above, in one pass: most text has neither.
 _UNUSUAL = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
-# What stops a one-line string from being a plain scalar in block context: an indicator at
-# the start, ": " or " #" inside, a ":" at the end, or a space at either end.
-_NOT_PLAIN = re.compile(r"^(?:---|\.\.\.|[#,\[\]{}&*!|>'\"%@`]|[?:\-](?: |\Z))|:(?: |\Z)| #|^ | \Z")
+# Characters that cannot start a plain scalar, and those that cannot unless a space follows.
+_INDICATORS = frozenset("#,[]{}&*!|>'\"%@`")
+_INDICATORS_BEFORE_SPACE = frozenset("?:-")
 _DOUBLE_ESCAPED = re.compile(
     '[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]|["\\\\]'
 )
@@ -235,7 +235,7 @@ def _one_line(value: str, column: int | None, indent: int, special: bool) -> str
         return _double_quoted(value, column, indent)
     if column is None or column + 2 * len(value) + 2 <= _WIDTH:
         return _unfolded(value)  # too short to fold even quoted: the same wherever it starts
-    if not value or _NOT_PLAIN.search(value) or not _reads_as_string(value):
+    if not value or _not_plain(value) or not _reads_as_string(value):
         quoted = value.replace("'", "''")
         if column is not None:
             quoted = _fold(quoted, column + 1, indent, escape_space=False)
@@ -248,9 +248,21 @@ def _unfolded(value: str) -> str:
     """A short string without special characters or line feeds, plain or single-quoted.
 
     Cached: the same roles, types and names recur in every case of a repository."""
-    if not value or _NOT_PLAIN.search(value) or not _reads_as_string(value):
+    if not value or _not_plain(value) or not _reads_as_string(value):
         return "'" + value.replace("'", "''") + "'"
     return value
+
+
+def _not_plain(value: str) -> bool:
+    """Whether the non-empty one-line `value` cannot be a plain scalar in block context: it
+    starts with an indicator, `---` or `...`, has ": " or " #" inside, ends in ":", or has a
+    space at either end. (Substring tests: a regular expression took longer on long lines.)"""
+    first = value[0]
+    if first in _INDICATORS or first == " " or value[-1] in " :":
+        return True
+    if first in _INDICATORS_BEFORE_SPACE and (len(value) == 1 or value[1] == " "):
+        return True
+    return value.startswith(("---", "...")) or ": " in value or " #" in value
 
 
 def _fold(written: str, column: int, indent: int, *, escape_space: bool) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evals_app.eval_files.yaml_dumper import dump_yaml, dump_yaml_with_pyyaml
-from evals_app.eval_files.yaml_emitter import Unsupported, emit_yaml
+from evals_app.eval_files.yaml_emitter import Unsupported, _not_plain, emit_yaml
 from evals_app.eval_files.yaml_loader import load_yaml
 from tests.conftest import EXAMPLES
 
@@ -88,6 +89,20 @@ def test_a_tricky_string_is_written_as_pyyaml_writes_it(value: str) -> None:
 @given(document=data)
 def test_any_plain_data_is_written_as_pyyaml_writes_it(document: Any) -> None:
     assert dump_yaml(document) == dump_yaml_with_pyyaml(document)
+
+
+# libyaml's rule for a one-line plain scalar in block context, as one expression: no
+# indicator, `---` or `...` at the start, no ": " or " #" inside, no ":" at the end, no
+# space at either end.
+NOT_PLAIN = re.compile(r"^(?:---|\.\.\.|[#,\[\]{}&*!|>'\"%@`]|[?:\-](?: |\Z))|:(?: |\Z)| #|^ | \Z")
+
+
+@settings(max_examples=1000)
+@given(value=st.one_of(text, st.text(alphabet="-.?:# ab'", min_size=1, max_size=6)))
+def test_a_line_is_plain_exactly_as_libyaml_rules(value: str) -> None:
+    line = value.replace("\n", " ") or "x"
+
+    assert _not_plain(line) == (NOT_PLAIN.search(line) is not None)
 
 
 @pytest.mark.parametrize("path", sorted((EXAMPLES / "evals").rglob("*.y*ml")), ids=str)
