@@ -268,15 +268,13 @@ def _format_in_worker(batch: Batch) -> BatchResult:
         return format_batch(work, batch, _no_line)
     lines: list[bytes] = []
     result = format_batch(work, batch, lines.append)
-    data = b"".join(lines)
-    del lines
-    offset = shared.place(batch.number, len(data))
+    offset = shared.place(batch.number, result.lines_size)
     if offset is not None:
-        write_at(shared.descriptor, data, offset)
+        write_at(shared.descriptor, lines, offset)
         return result
     try:
         with temporary_bytes(work.lines_target) as (handle, path):
-            handle.write(data)
+            handle.writelines(lines)
     except BaseException:
         result.discard()
         raise

@@ -185,7 +185,7 @@ def _copy_to(path: str, out: IO[bytes], offset: int) -> None:
         with open(path, "rb") as source:
             if not _copied_in_kernel(source, out, offset):
                 while chunk := source.read(_CHUNK):
-                    write_at(out.fileno(), chunk, offset)
+                    write_at(out.fileno(), [chunk], offset)
                     offset += len(chunk)
     finally:
         os.unlink(path)
