@@ -57,6 +57,7 @@ class DirectoryTree:
 
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
+        self._resolved_folders: dict[Path, Path] = {}
 
     def yaml_paths(self) -> list[str]:
         found = []
@@ -89,7 +90,15 @@ class DirectoryTree:
         return candidate.is_file() and self._inside(candidate)
 
     def _inside(self, path: Path) -> bool:
-        return path.resolve().is_relative_to(self.root)
+        """Whether `path`, its links followed, is inside the root. A repository has thousands
+        of files in a few hundred folders: each folder is resolved once, and a file only
+        when it is a link itself."""
+        if path.name in ("", ".", "..") or path.is_symlink():
+            return path.resolve().is_relative_to(self.root)
+        folder = self._resolved_folders.get(path.parent)
+        if folder is None:
+            folder = self._resolved_folders[path.parent] = path.parent.resolve()
+        return folder.is_relative_to(self.root)
 
 
 class MappingTree:
