@@ -34,6 +34,7 @@ from ..eval_files.json_text import decode_json
 from ..eval_files.writing import case_text, eval_file_pieces
 from ..formatting.engine import Mode
 from ..models import Suite
+from .case_reading import CHUNK_SIZE
 from .export_files import (
     ExportFolder,
     TemporaryFile,
@@ -44,10 +45,12 @@ from .export_files import (
 from .formatted_rows import formatted_rows
 from .formatting import WorkspaceFormatter
 
-# The cases of one batch, read with one query; a worker formats one batch at a time. Small
-# enough that the workers end close together (the last batch is the export's tail, and a core
-# slowed by other work takes fewer): 200 was faster than 500 on two cores; smaller, no faster.
-BATCH_SIZE = 200
+# The cases of one batch, read with one query. In one process a batch is only the unit of
+# reading. Worker processes take a batch at a time, and smaller batches let them end closer
+# together (the last batch is the export's tail, and a core slowed by other work takes fewer):
+# on two cores 200 was faster than 500, and smaller no faster.
+BATCH_SIZE = CHUNK_SIZE
+WORKER_BATCH_SIZE = 200
 # Batches handed to the workers and not yet written, per worker: enough to keep each busy
 # while the export writes, few enough that memory does not grow with the workspace.
 AHEAD_PER_WORKER = 3

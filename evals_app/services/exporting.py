@@ -23,6 +23,7 @@ from ..models import ReviewStatus, Suite, Workspace
 from .case_reading import document_batches, stored_cases
 from .export_batches import (
     BATCH_SIZE,
+    WORKER_BATCH_SIZE,
     Batch,
     BatchResult,
     ExportWork,
@@ -79,8 +80,10 @@ def export_workspace(
     remove_stale_temporary_files(folder)
     summary = ExportSummary(workspace=workspace, folder=folder)
     case_filter: dict[str, Any] = {"status": ReviewStatus.APPROVED} if approved_only else {}
+    jobs = jobs or default_jobs()
+    batch_size = WORKER_BATCH_SIZE if jobs > 1 else BATCH_SIZE
     suites, case_batches = document_batches(
-        workspace.suites.order_by("path"), batch_size=BATCH_SIZE, **case_filter
+        workspace.suites.order_by("path"), batch_size=batch_size, **case_filter
     )
     formatter = WorkspaceFormatter(workspace)
     formatter.read_everything(suites)
@@ -96,11 +99,11 @@ def export_workspace(
             formatted_batches(
                 work,
                 batches,
-                jobs=jobs or default_jobs(),
-                parallel=cases > BATCH_SIZE,
+                jobs=jobs,
+                parallel=cases > batch_size,
                 lines_out=jsonl,
-                # A batch holds whole suites or a part of one of more than BATCH_SIZE cases.
-                most_batches=len(suites) + cases // BATCH_SIZE,
+                # A batch holds whole suites or a part of one of more than batch_size cases.
+                most_batches=len(suites) + cases // batch_size,
             )
         ) as results,
     ):

@@ -32,6 +32,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def tiny_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(exporting, "BATCH_SIZE", 2)
+    monkeypatch.setattr(exporting, "WORKER_BATCH_SIZE", 2)
 
 
 def files_under(folder: Path) -> dict[str, bytes]:
