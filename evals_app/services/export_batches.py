@@ -272,14 +272,14 @@ def _format_in_worker(batch: Batch) -> BatchResult:
         return format_batch(work, batch, _no_line)
     lines: list[bytes] = []
     result = format_batch(work, batch, lines.append)
-    offset = shared.place(batch.number, result.lines_size)
-    if offset is not None:
-        write_at(shared.descriptor, lines, offset)
-        return result
     try:
+        offset = shared.place(batch.number, result.lines_size)
+        if offset is not None:
+            write_at(shared.descriptor, lines, offset)
+            return result
         with temporary_bytes(work.lines_target) as (handle, path):
             handle.writelines(lines)
-    except BaseException:
+    except BaseException:  # the lines could not be written (a full disk): nor are the files
         result.discard()
         raise
     result.lines_file = path
