@@ -8,6 +8,7 @@ fixture of every period take many batches, with suites whole in one and spread o
 
 from __future__ import annotations
 
+import errno
 import os
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
@@ -86,6 +87,23 @@ def test_a_batch_that_fails_in_a_worker_fails_the_export_and_changes_no_file(
 
     monkeypatch.setattr(export_batches, "formatted_rows", failing)  # forked workers see it
     with pytest.raises(RuntimeError, match="formatting failed"):
+        export_workspace(workspace, tmp_path, jobs=2)
+
+    assert files_under(tmp_path / workspace.slug) == before  # no temporary file either
+
+
+def test_lines_a_worker_cannot_write_fail_the_export_and_change_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = import_workspace(PERIODS, "Periods").workspace  # suites whole in a batch
+    before = files_under(export_workspace(workspace, tmp_path, jobs=2).folder)
+    Case.objects.update(document={"id": "changed", "input": "Changed."})
+
+    def disk_full(*args: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(export_batches, "write_at", disk_full)  # forked workers see it
+    with pytest.raises(OSError, match="No space left"):
         export_workspace(workspace, tmp_path, jobs=2)
 
     assert files_under(tmp_path / workspace.slug) == before  # no temporary file either
