@@ -235,12 +235,9 @@ def _one_line(value: str, column: int | None, indent: int, special: bool) -> str
         return _double_quoted(value, column, indent)
     if column is None or column + 2 * len(value) + 2 <= _WIDTH:
         return _unfolded(value)  # too short to fold even quoted: the same wherever it starts
-    if not value or _not_plain(value) or not _reads_as_string(value):
-        quoted = value.replace("'", "''")
-        if column is not None:
-            quoted = _fold(quoted, column + 1, indent, escape_space=False)
-        return "'" + quoted + "'"
-    return value if column is None else _fold(value, column, indent, escape_space=False)
+    if _needs_quotes(value):
+        return "'" + _fold(value.replace("'", "''"), column + 1, indent, escape_space=False) + "'"
+    return _fold(value, column, indent, escape_space=False)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -248,9 +245,13 @@ def _unfolded(value: str) -> str:
     """A short string without special characters or line feeds, plain or single-quoted.
 
     Cached: the same roles, types and names recur in every case of a repository."""
-    if not value or _not_plain(value) or not _reads_as_string(value):
-        return "'" + value.replace("'", "''") + "'"
-    return value
+    return "'" + value.replace("'", "''") + "'" if _needs_quotes(value) else value
+
+
+def _needs_quotes(value: str) -> bool:
+    """Whether the one-line `value` (no special characters) must be single-quoted: it is
+    empty, cannot be plain, or would read as something other than a string."""
+    return not value or _not_plain(value) or not _reads_as_string(value)
 
 
 def _not_plain(value: str) -> bool:
