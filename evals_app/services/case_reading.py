@@ -33,15 +33,23 @@ def stored_cases(
 
     `position` orders the cases of one suite; use `pk` for cases of several suites.
     """
+    for rows in _pages(cases, order, ("pk", "document"), chunk_size):
+        for _, pk, document in rows:
+            yield StoredCase(pk, document)
+
+
+def _pages(
+    cases: QuerySet[Case], order: str, columns: tuple[Any, ...], chunk_size: int
+) -> Iterator[list[tuple[Any, ...]]]:
+    """Rows of (`order`, *`columns`) of `cases`, ordered by `order` (unique among them),
+    `chunk_size` at a time: one query each, after the last row of the one before."""
     ordered = cases.order_by(order)
     last: Any = None
     while True:
         page = ordered if last is None else ordered.filter(**{f"{order}__gt": last})
-        rows = list(page.values_list(order, "pk", "document")[:chunk_size])
-        if not rows:
-            return
-        for _, pk, document in rows:
-            yield StoredCase(pk, document)
+        rows = list(page.values_list(order, *columns)[:chunk_size])
+        if rows:
+            yield rows
         if len(rows) < chunk_size:
             return
         last = rows[-1][0]
@@ -83,28 +91,14 @@ def _batches(
             yield _read_together(suites, pending, case_filter)
             pending, pending_cases = [], 0
         if count > batch_size:
-            cases = suite.cases.filter(**case_filter).order_by("position")
-            for texts in _texts_in_chunks(cases, batch_size):
-                yield [(index, texts, False)]
+            cases = suite.cases.filter(**case_filter)
+            for rows in _pages(cases, "position", (_STORED_TEXT,), batch_size):
+                yield [(index, [text for _, text in rows], False)]
             continue
         pending.append(index)
         pending_cases += count
     if pending:
         yield _read_together(suites, pending, case_filter)
-
-
-def _texts_in_chunks(cases: QuerySet[Case], chunk_size: int) -> Iterator[list[str]]:
-    """The documents of `cases` (ordered by position) as stored, `chunk_size` at a time."""
-    last: int | None = None
-    while True:
-        page = cases if last is None else cases.filter(position__gt=last)
-        rows = list(page.values_list("position", _STORED_TEXT)[:chunk_size])
-        if not rows:
-            return
-        yield [text for _, text in rows]
-        if len(rows) < chunk_size:
-            return
-        last = rows[-1][0]
 
 
 def _read_together(
