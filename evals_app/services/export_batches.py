@@ -3,9 +3,10 @@
 Formatting every case in both modes and writing it as YAML is nearly all of an export's time,
 and it is plain Python: one process uses one core. A batch is a few hundred cases of
 consecutive suites, as read from the database (their documents' JSON text); its result is the
-batch's lines of `formatted.jsonl` and the files of its suites, written to temporary files that
-the export puts in place (services/exporting.py). Workers are forked once the formatter has
-everything it reads (files, configs, headers), so they never touch the database.
+files of its suites, written to temporary files that the export puts in place
+(services/exporting.py), and its lines of `formatted.jsonl` (below). Workers are forked once
+the formatter has everything it reads (files, configs, headers), so they never touch the
+database.
 
 A worker writes a batch's lines straight to their place in `formatted.jsonl` when the batches
 before it are formatted already, so that their sizes give the place (`SharedLines`); nearly

@@ -9,6 +9,7 @@ killed at any moment leaves each file either as it was or complete, never cut of
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import re
 import tempfile
@@ -207,6 +208,46 @@ def write_at(descriptor: int, pieces: Sequence[bytes], offset: int) -> None:
 # At most IOV_MAX pieces a call (1,024 on Linux and the BSDs).
 _PIECES_AT_ONCE = 1024
 _pwritev = getattr(os, "pwritev", None)
+
+
+def copy_into(path: str, descriptor: int, offset: int) -> None:
+    """Copy the file at `path` into the file open as `descriptor`, from `offset`, then remove
+    it: with `copy_file_range` (the kernel copies) where the system and file system offer it."""
+    try:
+        with open(path, "rb") as source:
+            if not _copied_in_kernel(source.fileno(), descriptor, offset):
+                while chunk := source.read(_CHUNK):
+                    write_at(descriptor, [chunk], offset)
+                    offset += len(chunk)
+    finally:
+        os.unlink(path)
+
+
+def _copied_in_kernel(source: int, descriptor: int, offset: int) -> bool:
+    """Copy all of the file open as `source` into `descriptor` at `offset` with
+    `copy_file_range`; False, having copied nothing, where it is not offered."""
+    copy = getattr(os, "copy_file_range", None)  # Linux only
+    if copy is None:
+        return False
+    left = os.fstat(source).st_size
+    started = False
+    while left > 0:
+        try:
+            copied = copy(source, descriptor, left, offset_dst=offset)
+        except OSError as error:
+            if not started and error.errno in _NOT_OFFERED:
+                return False
+            raise
+        if copied == 0:
+            raise OSError(f"a file to copy ended before its size ({left} bytes left)")
+        left -= copied
+        offset += copied
+        started = True
+    return True
+
+
+_CHUNK = 1 << 20
+_NOT_OFFERED = {errno.EXDEV, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP}
 
 
 def drop_behind(handle: IO[bytes], end: int) -> None:

@@ -8,8 +8,6 @@ in place together once complete (export_files). Memory does not grow with the nu
 
 from __future__ import annotations
 
-import errno
-import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -35,9 +33,9 @@ from .export_batches import (
 from .export_files import (
     ExportFolder,
     WrittenFiles,
+    copy_into,
     drop_behind,
     remove_stale_temporary_files,
-    write_at,
     write_temporary,
 )
 from .formatting import WorkspaceFormatter
@@ -170,7 +168,7 @@ def _written_lines(
     offset = 0  # of the batch's lines in formatted.jsonl
     for result in results:
         if result.lines_file is not None:  # formatted in a worker, before its place was known
-            _copy_to(result.lines_file, jsonl, offset)
+            copy_into(result.lines_file, jsonl.fileno(), offset)
         offset += result.lines_size
         drop_behind(jsonl, offset)
         summary.formatted_lines += result.line_count
@@ -180,48 +178,6 @@ def _written_lines(
         summary.files += len(result.stored_files)
         yield from result.slices
         written.sync_ahead()
-
-
-def _copy_to(path: str, out: IO[bytes], offset: int) -> None:
-    """Copy the file at `path` into `out` at `offset`, then remove it."""
-    try:
-        with open(path, "rb") as source:
-            if not _copied_in_kernel(source, out, offset):
-                while chunk := source.read(_CHUNK):
-                    write_at(out.fileno(), [chunk], offset)
-                    offset += len(chunk)
-    finally:
-        os.unlink(path)
-
-
-_CHUNK = 1 << 20
-
-
-def _copied_in_kernel(source: IO[bytes], out: IO[bytes], offset: int) -> bool:
-    """Copy all of `source` into `out` at `offset` with `copy_file_range` (no copy through
-    this process); False, having copied nothing, where the system or the file system does not
-    offer it."""
-    copy = getattr(os, "copy_file_range", None)  # Linux only
-    if copy is None:
-        return False
-    left = os.fstat(source.fileno()).st_size
-    started = False
-    while left > 0:
-        try:
-            copied = copy(source.fileno(), out.fileno(), left, offset_dst=offset)
-        except OSError as error:
-            if not started and error.errno in _NOT_OFFERED:
-                return False
-            raise
-        if copied == 0:
-            raise OSError(f"{source.name} ended before its size")
-        left -= copied
-        offset += copied
-        started = True
-    return True
-
-
-_NOT_OFFERED = {errno.EXDEV, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP}
 
 
 def _counted(
