@@ -92,6 +92,12 @@ def commit_tree(
     budget = [total_limit]
 
     def load(paths: list[str]) -> dict[str, bytes]:
+        wanted = sum(entries[path].size or 0 for path in paths)
+        if wanted > budget[0]:
+            raise RepositoryTooLarge(
+                f"the files under {folder or '.'} at {commit[:12]} that the eval files use add "
+                f"up to more than the limit of {total_limit} bytes a sync may read"
+            )
         ids = [entries[path].object_id for path in paths]
         blobs = git_repository.read_blobs(repository, ids, max_bytes=budget[0])
         budget[0] -= sum(len(content) for content in blobs.values())
