@@ -137,5 +137,5 @@ def _undo(workspace_pk: int, pending: PendingPublish) -> None:
 
 
 def _is_current(locked: Workspace, pending: PendingPublish) -> bool:
-    record = locked.pending_publish
-    return bool(record) and record.get("commit") == pending.commit
+    record: dict[str, Any] | None = locked.pending_publish
+    return record is not None and record.get("commit") == pending.commit
