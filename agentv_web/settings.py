@@ -211,6 +211,16 @@ AGENTV_MAX_UPLOAD_BYTES = env_int("AGENTV_MAX_UPLOAD_BYTES", 2**20, minimum=1)
 # The largest .zip of a workspace folder that can be imported from the browser (what it may
 # unpack to is limited in evals_app/services/zip_extraction.py).
 AGENTV_MAX_IMPORT_BYTES = env_int("AGENTV_MAX_IMPORT_BYTES", 50 * 2**20, minimum=1)
+# Reading a linked repository's commit (sync, Check for changes, publish; docs/sync.md,
+# "Limits"): a YAML file or config larger than AGENTV_REPOSITORY_FILE_MAX_BYTES is skipped and
+# reported; a sync whose files add up to more than AGENTV_REPOSITORY_READ_MAX_BYTES is refused
+# before any is read.
+AGENTV_REPOSITORY_FILE_MAX_BYTES = env_int(
+    "AGENTV_REPOSITORY_FILE_MAX_BYTES", 16 * 2**20, minimum=1
+)
+AGENTV_REPOSITORY_READ_MAX_BYTES = env_int(
+    "AGENTV_REPOSITORY_READ_MAX_BYTES", 64 * 2**20, minimum=1
+)
 # The largest request body other than uploaded files, e.g. a file typed into a form: its text,
 # form-encoded (up to 3 bytes per byte: `%E2`), plus the other fields. Bigger is refused (400).
 AGENTV_MAX_REQUEST_BYTES = env_int(

@@ -39,6 +39,10 @@ class Workspace(models.Model):
     repository_folder = models.CharField(max_length=1000, blank=True, default="")
     repository_branch = models.CharField(max_length=250, blank=True, default="")
     base_commit = models.CharField(max_length=64, blank=True, default="")
+    # A publish whose database side is committed and whose branch is not yet moved
+    # (services/pending_publish.py): the commit, the branch, its expected old value and the
+    # bases before the publish, so that the next publish or sync can finish or undo it.
+    pending_publish = OrderedJSONField(null=True, blank=True, default=None)
 
     class Meta:
         ordering = ["name"]

@@ -12,6 +12,7 @@ import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 GIT = "git"
 TREE_MODE = "040000"
@@ -19,6 +20,12 @@ FILE_MODE = "100644"
 FALLBACK_IDENTITY = ("agentv-web", "agentv-web@localhost")
 # Variables that would point git at another repository, index or work tree than the one named.
 _LOCATION_VARIABLES = {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"}
+# The repository is not trusted to run anything: its hooks (`reference-transaction` runs on
+# every update-ref, `core.hooksPath` may point anywhere) and its file-system monitor command
+# are turned off on every call (docs/sync.md, "What git is allowed to run").
+_SAFE_CONFIGURATION = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
+# The longest object id git prints (SHA-256); a header line is the id, the type and the size.
+_HEADER_LIMIT = 200
 
 
 def _environment(extra: dict[str, str] | None) -> dict[str, str]:
@@ -28,6 +35,17 @@ def _environment(extra: dict[str, str] | None) -> dict[str, str]:
 
 class GitError(Exception):
     """A git command failed, or a repository is not what was expected; the message says why."""
+
+
+class InvalidBranchName(GitError):
+    """A branch name git would refuse, or one that names something other than a branch."""
+
+    def __init__(self, branch: str, why: str = "") -> None:
+        super().__init__(f"not a valid branch name: {branch!r}" + (f" ({why})" if why else ""))
+
+
+class BranchMoved(GitError):
+    """A branch was not at the commit expected when it was to be moved; it was left alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +78,7 @@ def _git(
 ) -> subprocess.CompletedProcess[bytes]:
     try:
         result = subprocess.run(
-            [GIT, "-C", str(repository), *arguments],
+            [GIT, "-C", str(repository), *_SAFE_CONFIGURATION, *arguments],
             input=input_bytes,
             capture_output=True,
             env=_environment(environment),
@@ -98,7 +116,8 @@ def resolve_commit(repository: Path, ref: str) -> str:
 
 
 def branch_commit(repository: Path, branch: str) -> str | None:
-    """The commit branch `branch` points at, None when there is no such branch."""
+    """The commit branch `branch` (`refs/heads/BRANCH`, never a tag) points at, None when
+    there is no such branch. Raises InvalidBranchName."""
     check_branch_name(repository, branch)
     result = _git(
         repository, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}", check=False
@@ -107,10 +126,16 @@ def branch_commit(repository: Path, branch: str) -> str | None:
 
 
 def check_branch_name(repository: Path, branch: str) -> None:
-    """Raise GitError unless `branch` is a valid branch name."""
+    """Raise InvalidBranchName unless `branch` is a branch name as it is spelled.
+
+    `git check-ref-format --branch` accepts `@` (read as HEAD) and expands `@{-1}`; only a
+    name it gives back unchanged names a branch of that name.
+    """
+    if branch.startswith("-") or branch == "@":
+        raise InvalidBranchName(branch)
     result = _git(repository, "check-ref-format", "--branch", branch, check=False)
-    if branch.startswith("-") or result.returncode != 0:
-        raise GitError(f"not a valid branch name: {branch!r}")
+    if result.returncode != 0 or result.stdout.decode("utf-8", "replace").strip() != branch:
+        raise InvalidBranchName(branch)
 
 
 def is_ancestor(repository: Path, older: str, newer: str) -> bool:
@@ -140,31 +165,70 @@ def list_files(repository: Path, commit: str, folder: str) -> list[TreeEntry]:
     return entries
 
 
-def read_blobs(repository: Path, object_ids: Iterable[str]) -> dict[str, bytes]:
-    """The contents of the blobs `object_ids`, read by one `git cat-file --batch`."""
+def read_blobs(
+    repository: Path, object_ids: Iterable[str], *, max_bytes: int | None = None
+) -> dict[str, bytes]:
+    """The contents of the blobs `object_ids`, read by one `git cat-file --batch`.
+
+    Each blob is read from git's output as it comes, asked for one at a time, so memory
+    holds the contents and nothing more; with `max_bytes`, more than that in all is refused
+    (GitError) before the blob that would pass it is read.
+    """
     wanted = list(dict.fromkeys(object_ids))
     if not wanted:
         return {}
-    output = _git(
-        repository, "cat-file", "--batch", input_bytes="".join(f"{o}\n" for o in wanted).encode()
-    ).stdout
+    try:
+        process = subprocess.Popen(
+            [GIT, "-C", str(repository), *_SAFE_CONFIGURATION, "cat-file", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=_environment(None),
+        )
+    except OSError as error:
+        raise GitError(f"git cannot be run: {error.strerror}") from None
+    assert process.stdin is not None and process.stdout is not None
     contents: dict[str, bytes] = {}
-    offset = 0
-    for object_id in wanted:
-        end = output.index(b"\n", offset)
-        header = output[offset:end].decode("ascii").split()
-        if len(header) != 3:
-            raise GitError(f"git cat-file: object {object_id} is missing")
-        size = int(header[2])
-        contents[object_id] = output[end + 1 : end + 1 + size]
-        offset = end + 1 + size + 1  # the content is followed by a newline
+    total = 0
+    try:
+        for object_id in wanted:
+            # One request at a time: git flushes each answer, and neither pipe can fill up
+            # while the other side waits.
+            process.stdin.write(f"{object_id}\n".encode())
+            process.stdin.flush()
+            header = process.stdout.readline(_HEADER_LIMIT).decode("ascii", "replace").split()
+            if len(header) != 3:
+                raise GitError(f"git cat-file: object {object_id} is missing")
+            size = int(header[2])
+            total += size
+            if max_bytes is not None and total > max_bytes:
+                raise GitError(
+                    f"the files to read are larger than the limit of {max_bytes} bytes in all"
+                )
+            contents[object_id] = _read_exactly(process.stdout, size, object_id)
+            _read_exactly(process.stdout, 1, object_id)  # the newline after the content
+    except BrokenPipeError:
+        raise GitError("git cat-file stopped before every object was read") from None
+    finally:
+        process.stdin.close()
+        process.kill()
+        process.wait()
+        process.stdout.close()
     return contents
+
+
+def _read_exactly(stream: IO[bytes], size: int, object_id: str) -> bytes:
+    content = stream.read(size)
+    if len(content) != size:
+        raise GitError(f"git cat-file: object {object_id} was cut short")
+    return content
 
 
 def write_blob(repository: Path, content: bytes) -> str:
     """Store `content` as a blob in the repository's objects; returns its id."""
     return (
-        _git(repository, "hash-object", "-w", "--stdin", input_bytes=content)
+        # No filters: a repository's clean filter is a command it names.
+        _git(repository, "hash-object", "-w", "--no-filters", "--stdin", input_bytes=content)
         .stdout.decode("ascii")
         .strip()
     )
@@ -252,6 +316,7 @@ def commit_tree(
     result = _git(
         repository,
         "commit-tree",
+        "--no-gpg-sign",  # `commit.gpgSign` would run the repository's `gpg.program`
         tree,
         "-p",
         parent,
@@ -267,13 +332,15 @@ def move_branch(repository: Path, branch: str, new: str, expected: str | None) -
     """Point `branch` at `new` if it still points at `expected` (None: if it does not exist).
 
     `git update-ref` checks the old value under the ref's lock, so a branch that moved
-    meanwhile is refused, never overwritten.
+    meanwhile is refused (BranchMoved), never overwritten. The name is checked first
+    (InvalidBranchName), so a bad name is never reported as a branch that moved.
     """
     check_branch_name(repository, branch)
     old = expected if expected is not None else "0" * len(new)
     result = _git(repository, "update-ref", f"refs/heads/{branch}", new, old, check=False)
-    if result.returncode != 0:
-        raise GitError(
-            f"branch {branch!r} moved while publishing; nothing was changed "
-            f"({result.stderr.decode('utf-8', 'replace').strip()})"
-        )
+    if result.returncode == 0:
+        return
+    message = result.stderr.decode("utf-8", "replace").strip()
+    if branch_commit(repository, branch) != expected:
+        raise BranchMoved(f"branch {branch!r} moved while publishing ({message})")
+    raise GitError(f"git update-ref: {message or 'failed'}")

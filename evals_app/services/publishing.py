@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -17,7 +18,6 @@ from django.db import models, transaction
 
 from ..eval_files.discovery import discover_tree
 from ..models import (
-    ActivityRecord,
     Case,
     ReviewEvent,
     ReviewStatus,
@@ -25,12 +25,13 @@ from ..models import (
     Workspace,
     WorkspaceFile,
 )
-from . import git_repository
-from .activity import record_activity
+from . import git_repository, pending_publish
 from .exporting import exported_texts
+from .pending_publish import PendingPublish
 from .repository_sync import commit_tree, repository_of
 
 DEFAULT_MESSAGE = "Publish eval cases reviewed in agentv-web"
+ATTEMPTS = 3  # publishes worked out again when the workspace changed while git ran
 
 
 class PublishRefused(Exception):
@@ -67,47 +68,150 @@ def publish_workspace(
     """Commit the workspace's suites and files on `branch` (made from the base if missing).
 
     With `approved_only`, a case that is not approved keeps its base content (and one made in
-    the app is left out). Raises PublishRefused when the branch moved away from the base,
-    NotLinked, or GitError. The base, and the branch the workspace follows, move to the commit.
+    the app is left out). Raises PublishRefused when the branch name is not valid or the
+    branch moved away from the base, NotLinked, or GitError. The base, and the branch the
+    workspace follows, move to the commit.
+
+    The git work (blobs, trees, the commit) is done outside any transaction, so SQLite's
+    write lock is not held while git runs; a short transaction then checks that nothing read
+    has changed meanwhile (else the publish is done again), and commits the bases before the
+    branch moves (docs/sync.md, "Publishing").
     """
     repository = repository_of(workspace)
+    check_publish_branch(repository, branch)
+    pending_publish.settle(workspace)
+    for _ in range(ATTEMPTS):
+        prepared = _prepare(repository, workspace.pk, branch, approved_only, message, actor)
+        if prepared.pending is None:
+            return prepared.result
+        if _record(workspace, prepared):
+            break
+    else:
+        raise PublishRefused(
+            "the workspace kept changing while publishing; nothing was published: publish again"
+        )
+    try:
+        pending_publish.place(repository, workspace.pk, prepared.pending)
+    except pending_publish.PublishUndone as error:
+        workspace.refresh_from_db(fields=["base_commit", "repository_branch"])
+        raise PublishRefused(str(error)) from None
+    workspace.base_commit, workspace.repository_branch = prepared.pending.commit, branch
+    return prepared.result
+
+
+def check_publish_branch(repository: Path, branch: str) -> None:
+    """Raise PublishRefused unless `branch` is a branch name git accepts, as spelled, that
+    the workspace can store."""
+    limit = Workspace._meta.get_field("repository_branch").max_length or 0
+    if len(branch) > limit:
+        raise PublishRefused(
+            f"not a valid branch name: {branch[:40]!r}… is {len(branch)} characters long, "
+            f"more than the {limit} a branch name may have here; nothing was changed"
+        )
+    try:
+        git_repository.check_branch_name(repository, branch)
+    except git_repository.InvalidBranchName as error:
+        raise PublishRefused(f"{error}; nothing was changed") from None
+
+
+@dataclass
+class _Prepared:
+    """A publish worked out and its objects written, not yet in the database."""
+
+    result: PublishResult
+    fingerprint: str
+    base: str
+    pending: PendingPublish | None = None
+    published: _Published | None = None
+    texts: dict[str, str] = field(default_factory=dict)
+
+
+def _prepare(
+    repository: Path,
+    workspace_pk: int,
+    branch: str,
+    approved_only: bool,
+    message: str,
+    actor: User | None,
+) -> _Prepared:
+    """Read the workspace and write the commit's objects; no transaction, no branch moved."""
+    # Taken before anything is read: the same fingerprint later means nothing read changed.
+    fingerprint = workspace_fingerprint(workspace_pk)
+    workspace = Workspace.objects.get(pk=workspace_pk)
+    base = workspace.base_commit
+    tip = git_repository.branch_commit(repository, branch)
+    if tip is not None and not git_repository.is_ancestor(repository, tip, base):
+        raise PublishRefused(
+            f"branch {branch!r} is at {tip[:12]}, which the workspace's base "
+            f"{base[:12]} does not contain: someone committed there since the last sync. "
+            "Sync with that branch first, or publish to another branch; nothing was changed"
+        )
+    result = PublishResult(branch=branch, created_branch=tip is None)
+    prepared = _Prepared(result, fingerprint, base)
+    published = _Published(approved_only)
+    texts = dict(exported_texts(workspace, published.documents_of))
+    # What did not change since the base keeps the repository's bytes: an export spells
+    # YAML its own way, and a commit should show the team's changes, not a reformatting.
+    kept = set(workspace.files.filter(base_text=models.F("text")).values_list("path", flat=True))
+    changes = _changes(
+        repository, base, workspace.repository_folder, texts, kept, published.published
+    )
+    base_tree = git_repository.tree_of(repository, base)
+    tree = git_repository.write_tree(repository, base_tree, changes)
+    result.changed = published.changed()
+    if tree == base_tree:
+        return prepared  # nothing differs from the base: no empty commit
+    commit_message = _message(message or DEFAULT_MESSAGE, result.changed, approved_only)
+    commit = git_repository.commit_tree(repository, tree, base, commit_message, _identity(actor))
+    result.commit = commit
+    prepared.pending = PendingPublish(
+        commit, branch, tip, base, workspace.repository_branch, actor.pk if actor else None
+    )
+    prepared.published, prepared.texts = published, texts
+    return prepared
+
+
+def _record(workspace: Workspace, prepared: _Prepared) -> bool:
+    """In one short transaction: if nothing read has changed, move the bases to the commit
+    and record the publish as pending. False when something changed (nothing written)."""
+    assert prepared.pending is not None and prepared.published is not None
     with transaction.atomic():
         locked = Workspace.objects.select_for_update().get(pk=workspace.pk)
-        base = locked.base_commit
-        tip = git_repository.branch_commit(repository, branch)
-        if tip is not None and not git_repository.is_ancestor(repository, tip, base):
-            raise PublishRefused(
-                f"branch {branch!r} is at {tip[:12]}, which the workspace's base "
-                f"{base[:12]} does not contain: someone committed there since the last sync. "
-                "Sync with that branch first, or publish to another branch; nothing was changed"
-            )
-        result = PublishResult(branch=branch, created_branch=tip is None)
-        published = _Published(approved_only)
-        texts = dict(exported_texts(locked, published.documents_of))
-        # What did not change since the base keeps the repository's bytes: an export spells
-        # YAML its own way, and a commit should show the team's changes, not a reformatting.
-        kept = set(locked.files.filter(base_text=models.F("text")).values_list("path", flat=True))
-        changes = _changes(
-            repository, base, locked.repository_folder, texts, kept, published.published
+        if (
+            locked.base_commit != prepared.base
+            or locked.pending_publish
+            or workspace_fingerprint(locked.pk) != prepared.fingerprint
+        ):
+            return False
+        prepared.published.move_bases(locked, prepared.texts, prepared.pending)
+        locked.base_commit = prepared.pending.commit
+        locked.repository_branch = prepared.pending.branch
+        locked.pending_publish = prepared.pending.as_json()
+        locked.save(
+            update_fields=["base_commit", "repository_branch", "pending_publish", "updated_at"]
         )
-        base_tree = git_repository.tree_of(repository, base)
-        tree = git_repository.write_tree(repository, base_tree, changes)
-        result.changed = published.changed()
-        if tree == base_tree:
-            return result  # nothing differs from the base: no empty commit
-        commit_message = _message(message or DEFAULT_MESSAGE, result.changed, approved_only)
-        author = _identity(actor)
-        commit = git_repository.commit_tree(repository, tree, base, commit_message, author)
-        git_repository.move_branch(repository, branch, commit, tip)
-        result.commit = commit
-        published.move_bases(locked, texts)
-        locked.base_commit, locked.repository_branch = commit, branch
-        locked.save(update_fields=["base_commit", "repository_branch", "updated_at"])
-        workspace.base_commit, workspace.repository_branch = commit, branch
-        record_activity(
-            locked, actor, ActivityRecord.Action.PUBLISHED, commit[:12], f"on branch {branch}"
-        )
-    return result
+    return True
+
+
+def workspace_fingerprint(workspace_pk: int) -> str:
+    """A digest of every row a publish reads: the workspace, its suites, cases and files."""
+    digest = hashlib.sha256()
+    for model, owner in (
+        (Workspace, "pk"),
+        (Suite, "workspace_id"),
+        (Case, "suite__workspace_id"),
+        (WorkspaceFile, "workspace_id"),
+    ):
+        # The workspace's own `updated_at` changes with the publish's own bookkeeping.
+        columns = [
+            f.attname
+            for f in model._meta.concrete_fields
+            if (f.name, model) != ("updated_at", Workspace)
+        ]
+        rows = model.objects.filter(**{owner: workspace_pk}).order_by("pk")
+        for row in rows.values_list(*columns).iterator(chunk_size=2000):
+            digest.update(repr(row).encode())
+    return digest.hexdigest()
 
 
 class _Published:
@@ -176,15 +280,26 @@ class _Published:
             for pk, path, case_id in self._changed
         ]
 
-    def move_bases(self, workspace: Workspace, texts: dict[str, str]) -> None:
+    def move_bases(
+        self, workspace: Workspace, texts: dict[str, str], pending: PendingPublish
+    ) -> None:
+        """Each published base set, and noted in `pending` with the base it replaces."""
+        before = dict(
+            Case.objects.filter(pk__in=[pk for pk, _ in self.bases]).values_list(
+                "pk", "base_document"
+            )
+        )
         for pk, document in self.bases:
             Case.objects.filter(pk=pk).update(base_document=document)
+            pending.cases.append((pk, before.get(pk), document))
         for suite in Suite.objects.filter(pk__in=self.suites):
             if suite.base_document != suite.document:
                 Suite.objects.filter(pk=suite.pk).update(base_document=suite.document)
+                pending.suites.append((suite.pk, suite.base_document, suite.document))
         for row in WorkspaceFile.objects.filter(workspace=workspace):
             if row.base_text != texts.get(row.path, row.base_text):
                 WorkspaceFile.objects.filter(pk=row.pk).update(base_text=texts[row.path])
+                pending.files.append((row.pk, row.base_text, texts[row.path]))
 
 
 def _changes(

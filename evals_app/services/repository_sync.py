@@ -7,17 +7,20 @@ the commit.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
 from ..eval_files.case_parts import case_input, file_evaluators
 from ..eval_files.discovery import Discovery, discover_tree
-from ..eval_files.file_trees import MappingTree
+from ..eval_files.file_trees import CONFIG_NAME, YAML_SUFFIXES, MappingTree
+from ..eval_files.yaml_loader import MAX_BYTES
 from ..formatting.workspace_files import resolve_file
 from ..models import ActivityRecord, Workspace
-from . import git_repository
+from . import git_repository, pending_publish
 from .activity import record_activity
 from .importing import ImportFailed
 from .syncing import Incoming, SyncReport, sync_workspace_files
@@ -35,6 +38,22 @@ class NotLinked(Exception):
         )
 
 
+class RepositoryTooLarge(git_repository.GitError):
+    """The files a sync would read add up to more than the limit; none was read."""
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    """A file of the commit larger than the limit for one file: not read, reported."""
+
+    path: str
+    size: int
+    limit: int
+
+    def __str__(self) -> str:
+        return f"{self.path} ({self.size} bytes, over the limit of {self.limit} bytes per file)"
+
+
 def repository_of(workspace: Workspace) -> Path:
     """The linked repository's folder. Raises NotLinked."""
     if not workspace.linked:
@@ -42,33 +61,97 @@ def repository_of(workspace: Workspace) -> Path:
     return Path(workspace.repository_path)
 
 
-def commit_tree(repository: Path, commit: str, folder: str) -> MappingTree:
-    """The files under `folder` of `commit` as a file tree (symbolic links left out)."""
-    entries = {
-        entry.name: entry
-        for entry in git_repository.list_files(repository, commit, folder)
-        if entry.mode != SYMBOLIC_LINK_MODE
-    }
+def commit_tree(
+    repository: Path, commit: str, folder: str, skipped: list[SkippedFile] | None = None
+) -> MappingTree:
+    """The files under `folder` of `commit` as a file tree (symbolic links left out).
+
+    A file larger than AGENTV_REPOSITORY_FILE_MAX_BYTES is left out too (a YAML file or a
+    config is added to `skipped`); when the YAML files and configs, read first, add up to more
+    than AGENTV_REPOSITORY_READ_MAX_BYTES, RepositoryTooLarge is raised before any is read,
+    and later reads stop at that total (docs/sync.md, "Limits").
+    """
+    file_limit = min(settings.AGENTV_REPOSITORY_FILE_MAX_BYTES, MAX_BYTES)
+    total_limit = settings.AGENTV_REPOSITORY_READ_MAX_BYTES
+    entries: dict[str, git_repository.TreeEntry] = {}
+    for entry in git_repository.list_files(repository, commit, folder):
+        if entry.mode == SYMBOLIC_LINK_MODE:
+            continue
+        size = entry.size or 0
+        if size <= file_limit:
+            entries[entry.name] = entry
+        elif skipped is not None and _read_first(entry.name):
+            skipped.append(SkippedFile(entry.name, size, file_limit))
+    first = sum(entry.size or 0 for path, entry in entries.items() if _read_first(path))
+    if first > total_limit:
+        raise RepositoryTooLarge(
+            f"the YAML files and configs under {folder or '.'} at {commit[:12]} add up to "
+            f"{first} bytes, more than the limit of {total_limit} bytes a sync may read; "
+            "nothing was read"
+        )
+    budget = [total_limit]
 
     def load(paths: list[str]) -> dict[str, bytes]:
-        blobs = git_repository.read_blobs(repository, [entries[path].object_id for path in paths])
+        wanted = sum(entries[path].size or 0 for path in paths)
+        if wanted > budget[0]:
+            raise RepositoryTooLarge(
+                f"the files under {folder or '.'} at {commit[:12]} that the eval files use add "
+                f"up to more than the limit of {total_limit} bytes a sync may read"
+            )
+        ids = [entries[path].object_id for path in paths]
+        blobs = git_repository.read_blobs(repository, ids, max_bytes=budget[0])
+        budget[0] -= sum(len(content) for content in blobs.values())
         return {path: blobs[entries[path].object_id] for path in paths}
 
     return MappingTree({path: entry.size or 0 for path, entry in entries.items()}, load)
 
 
-def read_commit(workspace: Workspace, ref: str | None = None) -> tuple[str, Incoming]:
-    """The commit `ref` names (default: the linked branch) and the workspace files it holds.
+def _read_first(path: str) -> bool:
+    """Whether discovery reads the file whatever it holds: a YAML file or a config."""
+    return path.endswith(YAML_SUFFIXES) or path.endswith(CONFIG_NAME)
+
+
+def read_commit(
+    workspace: Workspace, ref: str | None = None, skipped: list[SkippedFile] | None = None
+) -> tuple[str, Incoming]:
+    """The commit `ref` names (default: the tip of the linked branch) and the workspace files
+    it holds; files over the size limit go to `skipped` and are not read.
 
     Raises NotLinked, GitError, or ImportFailed when an eval file of the commit is refused.
     """
     repository = repository_of(workspace)
-    commit = git_repository.resolve_commit(repository, ref or workspace.repository_branch or "HEAD")
-    tree = commit_tree(repository, commit, workspace.repository_folder)
+    commit = followed_commit(workspace) if ref is None else named_commit(repository, ref)
+    over_limit: list[SkippedFile] = []
+    tree = commit_tree(repository, commit, workspace.repository_folder, over_limit)
     found = discover_tree(tree, where=f"{workspace.repository_folder or '.'} at {commit[:12]}")
     if found.errors:
         raise ImportFailed(found.errors)
-    return commit, Incoming(found.eval_files, _stored_texts(found, tree))
+    if skipped is not None:
+        skipped.extend(over_limit)
+    unread = frozenset(file.path for file in over_limit)
+    return commit, Incoming(found.eval_files, _stored_texts(found, tree), unread=unread)
+
+
+def followed_commit(workspace: Workspace) -> str:
+    """The commit at the tip of the branch the workspace follows (`refs/heads/BRANCH`, never
+    a tag of the same name), or of HEAD when it follows none. Raises GitError."""
+    repository = repository_of(workspace)
+    branch = workspace.repository_branch
+    if not branch:
+        return git_repository.resolve_commit(repository, "HEAD")
+    commit = git_repository.branch_commit(repository, branch)
+    if commit is None:
+        raise git_repository.GitError(f"branch {branch!r} does not exist in {repository}")
+    return commit
+
+
+def named_commit(repository: Path, ref: str) -> str:
+    """The commit `ref` names, a branch of that name first (`refs/heads/REF`, before a tag)."""
+    try:
+        commit = git_repository.branch_commit(repository, ref)
+    except git_repository.InvalidBranchName:
+        commit = None
+    return commit or git_repository.resolve_commit(repository, ref)
 
 
 def sync_repository(
@@ -77,10 +160,20 @@ def sync_repository(
     *,
     dry_run: bool = False,
     actor: User | None = None,
+    checked: str | None = None,
 ) -> tuple[str, SyncReport]:
     """Bring the commit `ref` names into `workspace` by the three-way rule and move the base
-    there (docs/sync.md); a dry run only reports. Returns the commit and the report."""
-    commit, incoming = read_commit(workspace, ref)
+    there (docs/sync.md); a dry run only reports. Returns the commit and the report.
+
+    With `checked` (the commit a Check showed), the followed branch must still be at that
+    commit, or nothing is synced: Apply never brings in a commit other than the branch's.
+    A publish a crash left half done is finished (or undone) first.
+    """
+    pending_publish.settle(workspace)
+    if checked is not None:
+        ref = _still_checked(workspace, checked)
+    skipped: list[SkippedFile] = []
+    commit, incoming = read_commit(workspace, ref, skipped)
     origin = f"the repository at {commit[:12]}"
     with transaction.atomic():
         report = sync_workspace_files(workspace, incoming, origin, dry_run=dry_run, actor=actor)
@@ -89,7 +182,20 @@ def sync_repository(
             workspace.base_commit = commit
             detail = f"{len(report.conflicts)} conflicts" if report.conflicts else ""
             record_activity(workspace, actor, ActivityRecord.Action.SYNCED, commit[:12], detail)
+    report.skipped = [str(file) for file in skipped]
     return commit, report
+
+
+def _still_checked(workspace: Workspace, checked: str) -> str:
+    """`checked`, when the followed branch is still there. Raises GitError."""
+    tip = followed_commit(workspace)
+    if checked != tip:
+        where = workspace.repository_branch or "HEAD"
+        raise git_repository.GitError(
+            f"{where} is at {tip[:12]}, not at the commit checked ({checked[:12]!r}): "
+            "check for changes again"
+        )
+    return tip
 
 
 def _stored_texts(found: Discovery, tree: MappingTree) -> dict[str, str]:

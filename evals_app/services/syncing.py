@@ -53,12 +53,14 @@ class Incoming:
     """What the files hold: the eval files read, and the texts of configs and referenced files.
 
     `complete` says the files are the whole workspace (a suite missing from them was removed);
-    a single eval file is not.
+    a single eval file is not. `unread` are paths left unread (over the size limit): a suite
+    there is not removed.
     """
 
     eval_files: list[FoundEvalFile]
     file_texts: dict[str, str]
     complete: bool = True
+    unread: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -74,6 +76,7 @@ class SyncReport:
     suites_added: list[str] = field(default_factory=list)
     suites_removed: list[str] = field(default_factory=list)
     files_changed: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # files not read, and why
 
     def add(self, outcome: CaseOutcome) -> None:
         self.counts[outcome.kind] += 1
@@ -100,6 +103,7 @@ class SyncReport:
         lines += [f"conflict: {o.suite_path} {o.case_id}" for o in self.conflicts]
         lines += [f"conflict: {path} (file header)" for path in self.suite_conflicts]
         lines += [f"conflict: {path} (file)" for path in self.file_conflicts]
+        lines += [f"skipped: {file}" for file in self.skipped]
         return lines
 
 
@@ -131,7 +135,8 @@ def sync_workspace_files(
                 writer.suite(suite, eval_file)
         if incoming.complete:
             for suite in suites.values():
-                if suite.base_document is not None:  # it came from the files, which dropped it
+                # It came from the files, which dropped it (not merely left it unread).
+                if suite.base_document is not None and suite.path not in incoming.unread:
                     writer.suite(suite, None)
         if report.changes_anything and not dry_run:
             mark_workspace_stale(workspace)

@@ -55,12 +55,15 @@ def repository_check(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 def repository_sync(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Apply the sync that was checked: the commit the check page showed."""
+    """Apply the sync that was checked: the commit the check page showed, which must still be
+    the tip of the followed branch (never another ref)."""
     access = workspace_access(request.user, slug, Capability.MANAGE)
     workspace = access.workspace
-    commit = request.POST.get("commit", "")
+    checked = request.POST.get("commit", "")
     try:
-        commit, report = sync_repository(workspace, commit or None, actor=signed_in_user(request))
+        commit, report = sync_repository(
+            workspace, checked=checked or None, actor=signed_in_user(request)
+        )
     except REFUSALS as error:
         messages.error(request, f"Nothing was synced: {error}")
         return redirect(workspace)
@@ -68,6 +71,8 @@ def repository_sync(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     messages.success(request, f"Synced with {commit[:12]}: {counts}.")
     for outcome in report.conflicts:
         messages.warning(request, f"Conflict: {outcome.suite_path} {outcome.case_id}")
+    for skipped in report.skipped:
+        messages.warning(request, f"Not read: {skipped}")
     return redirect(workspace)
 
 

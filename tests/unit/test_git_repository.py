@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -94,3 +95,46 @@ def test_a_missing_git_is_an_error_with_a_message(
     with pytest.raises(git_repository.GitError, match="git cannot be run"):
         git_repository.resolve_commit(repo.path, "HEAD")
     assert git_repository.locate(repo.path) is None
+
+
+@pytest.mark.parametrize("name", ["@", "@{-1}", "HEAD", "a..b", "-d", "x.lock", ""])
+def test_a_name_that_is_not_a_branch_as_spelled_is_refused(repo: Repository, name: str) -> None:
+    with pytest.raises(git_repository.InvalidBranchName, match="not a valid branch name"):
+        git_repository.check_branch_name(repo.path, name)
+
+
+def test_moving_a_branch_of_an_invalid_name_says_so_not_that_it_moved(repo: Repository) -> None:
+    with pytest.raises(git_repository.InvalidBranchName, match="not a valid branch name: 'a..b'"):
+        git_repository.move_branch(repo.path, "a..b", repo.head(), expected=None)
+
+
+def test_a_branch_is_resolved_as_a_branch_even_when_a_tag_has_its_name(repo: Repository) -> None:
+    first = repo.head()
+    repo.git("tag", "main", first)
+    second = repo.commit({"x.txt": "x\n"})
+
+    assert git_repository.branch_commit(repo.path, "main") == second
+
+
+def test_read_blobs_refuses_more_than_the_bytes_allowed_in_all(repo: Repository) -> None:
+    blobs = [git_repository.write_blob(repo.path, bytes([n]) * 1000) for n in range(3)]
+
+    assert len(git_repository.read_blobs(repo.path, blobs, max_bytes=3000)) == 3
+    with pytest.raises(git_repository.GitError, match="larger than the limit of 2999 bytes"):
+        git_repository.read_blobs(repo.path, blobs, max_bytes=2999)
+
+
+def test_read_blobs_holds_each_blob_once_in_memory(repo: Repository) -> None:
+    size = 20 * 2**20
+    blob = git_repository.write_blob(repo.path, b"y" * size)
+
+    tracemalloc.start()
+    try:
+        content = git_repository.read_blobs(repo.path, [blob])[blob]
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+
+    assert len(content) == size
+    # Read whole (`capture_output`) then sliced, the content was in memory twice.
+    assert peak < 1.25 * size
