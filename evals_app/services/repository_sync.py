@@ -12,14 +12,13 @@ from pathlib import Path
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from ..eval_files.case_parts import case_input, file_evaluators
 from ..eval_files.discovery import Discovery, discover_tree
 from ..eval_files.file_trees import MappingTree
-from ..formatting.workspace_files import resolve_file
 from ..models import ActivityRecord, Workspace
 from . import git_repository
 from .activity import record_activity
 from .importing import ImportFailed
+from .profiles import SuiteProfile, profile_for_file, suite_profiles
 from .syncing import Incoming, SyncReport, sync_workspace_files
 
 SYMBOLIC_LINK_MODE = "120000"
@@ -68,7 +67,8 @@ def read_commit(workspace: Workspace, ref: str | None = None) -> tuple[str, Inco
     found = discover_tree(tree, where=f"{workspace.repository_folder or '.'} at {commit[:12]}")
     if found.errors:
         raise ImportFailed(found.errors)
-    return commit, Incoming(found.eval_files, _stored_texts(found, tree))
+    texts = _stored_texts(found, tree, suite_profiles(workspace))
+    return commit, Incoming(found.eval_files, texts)
 
 
 def sync_repository(
@@ -92,22 +92,23 @@ def sync_repository(
     return commit, report
 
 
-def _stored_texts(found: Discovery, tree: MappingTree) -> dict[str, str]:
-    """The texts an import would store: configs, the files cases refer to, CSV files."""
+def _stored_texts(
+    found: Discovery, tree: MappingTree, profiles: dict[str, SuiteProfile]
+) -> dict[str, str]:
+    """The texts an import would store: configs, the files cases read (by the profile of the
+    suite each file is, else the one its spelling gives it), CSV files."""
     texts: dict[str, str] = {}
     for path, source in found.configs.items():
         try:
             texts[path] = source.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError:
             continue  # skipped, as an import skips it
+    headers = {eval_file.path: eval_file.contents.header for eval_file in found.eval_files}
     for eval_file in found.eval_files:
         contents = eval_file.contents
-        evaluators = file_evaluators(contents.header)
-        for parts in contents.parts:
-            for value in case_input(parts, evaluators).file_references():
-                resolution = resolve_file(value, eval_file.path, tree)
-                if resolution.file is not None:
-                    texts[resolution.file.path] = resolution.file.text
+        profile = profiles.get(eval_file.path) or profile_for_file(contents.cases_key)
+        header = headers.get(eval_file.referenced_by or "", contents.header)
+        texts.update(profile.files_read(eval_file, header, tree))
         if contents.format == "csv":
             text = tree.read_text(eval_file.path)
             if text is not None:
