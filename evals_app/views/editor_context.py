@@ -175,7 +175,8 @@ def editor_context(
         "spelling_note": f"Formatted by {profile.label}",
         **_other_fields(draft),
         **today_test_context(draft.test),
-        "today": profile.expands_tests,
+        # Whether the form offers variables, asserts and turns (a case runs once per value).
+        "expands_tests": profile.expands_tests,
         "roles": ROLES,
         "file_paths": sorted(formatter.file_texts),
         "focus": focus,

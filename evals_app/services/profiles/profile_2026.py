@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...eval_files.case_parts import CaseParts
-from ...eval_files.dialects import EVAL_SCHEMA, PROFILE_LABELS, Profile
+from ...eval_files.dialects import PROFILE_LABELS, Profile
 from ...eval_files.upgrade import is_older_file
 from ...formatting.engine import Mode
 from ...formatting.profile_2026 import FormattedTest, format_tests_2026
@@ -31,9 +31,9 @@ class Profile2026:
     cases_keys: tuple[str, ...] = ("tests",)
 
     def new_suite(self) -> NewSuite:
-        """`$schema`, the prompt that sends each test's input as it is, and an empty `tests`
-        list (a `tests` file without `prompts` is of 2026-02, see `is_older`)."""
-        return NewSuite({"$schema": EVAL_SCHEMA, "prompts": ["{{ input }}"], "tests": []}, "tests")
+        """The prompt that sends each test's input as it is, and an empty `tests` list: no
+        `$schema`, which only older files have (`is_older`)."""
+        return NewSuite({"prompts": ["{{ input }}"], "tests": []}, "tests")
 
     def is_older(self, suite: Suite) -> bool:
         """An older list of cases, or a `tests` file of 2026-02 (`eval_files.upgrade`)."""
