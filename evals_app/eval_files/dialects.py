@@ -16,7 +16,7 @@ from ..formatting.guideline_patterns import DEFAULT_GUIDELINE_PATTERNS as DEFAUL
 
 Profile = Literal["agentv-2025", "agentv-2026"]
 PROFILES: tuple[Profile, ...] = ("agentv-2025", "agentv-2026")
-PROFILE_2025, PROFILE_2026 = PROFILES
+PROFILE_2025 = PROFILES[0]  # a suite's profile unless its file is read as another's
 PROFILE_LABELS: dict[Profile, str] = {
     "agentv-2025": "AgentV 2025 (guidelines, `evalcases` files)",
     "agentv-2026": "AgentV 2026 (today's `tests` files)",
@@ -65,11 +65,6 @@ def is_eval_document(data: Any) -> bool:
     return cases_key_of(data) is not None or (
         isinstance(schema, str) and schema.startswith(EVAL_SCHEMA_PREFIX)
     )
-
-
-def default_profile(cases_key: str | None) -> Profile:
-    """The profile of a file by its spelling: today's rules for `tests`, else the 2025 rules."""
-    return PROFILE_2026 if cases_key == "tests" else PROFILE_2025
 
 
 def is_file_reference(value: Any) -> bool:

@@ -19,7 +19,6 @@ from .dialects import (
     ID_KEYS,
     INPUT_PATHS,
     OUTCOME_KEYS,
-    PROFILE_2025,
 )
 from .errors import EvalFileError
 from .grading_upgrade import evaluator_assert, rubric_assert
@@ -68,10 +67,11 @@ class UpgradedFile:
         ]
 
 
-def is_older_file(header: Mapping[Any, Any], cases_key: str | None, profile: str) -> bool:
-    """Whether a suite is written for an older AgentV: formatted by the 2025 profile, an older
-    list of cases, or a `tests` file of 2026-02 (no `prompts`, or a key only older files have)."""
-    if profile == PROFILE_2025 or cases_key in OLDER_CASES_KEYS:
+def is_older_file(header: Mapping[Any, Any], cases_key: str | None) -> bool:
+    """Whether a file is spelled for an older AgentV: an older list of cases, or a `tests` file
+    of 2026-02 (no `prompts`, or a key only older files have). A suite formatted by the 2025
+    profile is older whatever its spelling (`services/profiles`)."""
+    if cases_key in OLDER_CASES_KEYS:
         return True
     if cases_key != TODAY_CASES_KEY:
         return False

@@ -7,7 +7,6 @@ from django.urls import reverse
 
 from ..eval_files.dialects import DEFAULT_GUIDELINE_PATTERNS, PROFILE_2025, PROFILE_LABELS
 from ..eval_files.reading import FILE_FORMATS
-from ..eval_files.upgrade import is_older_file
 from .ordered_json import OrderedJSONField
 
 
@@ -124,12 +123,6 @@ class Suite(models.Model):
         """The file's `description`, when it is text."""
         value = self.document.get("description")
         return value if isinstance(value, str) else None
-
-    @property
-    def is_older(self) -> bool:
-        """Whether the file is written for an older AgentV, so it may be upgraded
-        (docs/formats.md, "Upgrading to today's format"); a CSV file of cases never is."""
-        return not self.read_only and is_older_file(self.document, self.cases_key, self.profile)
 
     @property
     def read_only(self) -> bool:

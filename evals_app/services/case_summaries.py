@@ -17,12 +17,10 @@ from django.db.models import Q
 
 from ..eval_files.case_parts import split_case
 from ..eval_files.configs import is_config_path
-from ..eval_files.dialects import PROFILE_2026
 from ..eval_files.errors import EvalFileError
-from ..formatting.engine import FormattedCase
-from ..formatting.profile_2026 import FormattedTest
 from ..models import Case, Suite, Workspace
 from .formatting import WorkspaceFormatter
+from .profiles import Summary, profile_of
 
 SUMMARY_FIELDS = [
     "summary_current",
@@ -58,32 +56,6 @@ def stored_formatting(case: Case) -> StoredFormatting | None:
     return StoredFormatting(case.role_markers, case.marker_reason, warnings)
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
-    """A case's summary as stored: its lm formatting in short, or why there is none."""
-
-    input_turns: int
-    role_markers: bool | None
-    reason: str = ""
-    warnings: tuple[str, ...] = ()
-    problem: str = ""
-
-
-def summary_of(input_turns: int, formatted: FormattedCase) -> Summary:
-    """The summary of a case that formats as `formatted` (lm mode)."""
-    warnings = tuple(warning.message for warning in formatted.warnings)
-    return Summary(input_turns, formatted.role_markers, formatted.reason, warnings)
-
-
-def summary_of_tests(input_turns: int, tests: Sequence[FormattedTest]) -> Summary:
-    """The summary of a test of the AgentV 2026 profile: the markers of its first expanded
-    test, and the warnings of them all, each once (docs/formatting.md)."""
-    if not tests:
-        return Summary(input_turns, None, problem="expands to no test: a list variable is empty")
-    warnings = dict.fromkeys(warning.message for test in tests for warning in test.warnings)
-    return Summary(input_turns, tests[0].role_markers, tests[0].reason, tuple(warnings))
-
-
 def set_summary(case: Case, summary: Summary) -> None:
     """Put `summary` on `case` (not saved) and mark it current."""
     case.summary_current = True
@@ -97,18 +69,14 @@ def set_summary(case: Case, summary: Summary) -> None:
 def refresh_summaries(formatter: WorkspaceFormatter, suite: Suite, cases: Sequence[Case]) -> None:
     """Recompute and save the summaries of those `cases` (of `suite`) that are not current."""
     stale = [case for case in cases if not case.summary_current]
+    profile = profile_of(suite)
     for case in stale:
         try:
             parts = split_case(case.document)
         except EvalFileError as error:
             set_summary(case, Summary(0, None, problem=str(error)))
         else:
-            if suite.profile == PROFILE_2026:
-                tests = formatter.format_tests(case.document, suite, "lm")
-                set_summary(case, summary_of_tests(len(parts.input_messages), tests))
-                continue
-            formatted = formatter.format_parts(parts, suite, "lm")
-            set_summary(case, summary_of(len(parts.input_messages), formatted))
+            set_summary(case, profile.summary(formatter, suite, case.document, parts))
     if stale:
         Case.objects.bulk_update(stale, SUMMARY_FIELDS)
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..eval_files.case_parts import CaseParts, file_evaluators, split_case
-from ..eval_files.dialects import default_profile
 from ..eval_files.reading import EvalFileContents
 from ..models import Case, Suite
+from .profiles import profile_for_file
 
 
 def case_document(case: Case) -> dict[Any, Any]:
@@ -32,7 +32,7 @@ def suite_row(contents: EvalFileContents, path: str, referenced_by: str = "") ->
         document=contents.header,
         cases_key=contents.cases_key or "",
         file_format=contents.format,
-        profile=default_profile(contents.cases_key or "tests"),
+        profile=profile_for_file(contents.cases_key).name,
         referenced_by=referenced_by,
     )
 

@@ -9,12 +9,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..case_diff import LineRow, Run, fold_unchanged, line_diff
-from ..eval_files.dialects import PROFILE_2026
-from ..eval_files.errors import EvalFileError
-from ..eval_files.reading import read_case
-from ..formatting.profile_2026 import FormattedTest
 from ..models import Suite
 from .formatting import WorkspaceFormatter
+from .profiles import profile_of
 
 
 @dataclass(frozen=True)
@@ -47,36 +44,20 @@ def formatting_diffs(
     """The formatted texts of the case documents `old` and `new` of `suite`, in lm mode with the
     workspace's files (and the suite's top-level fields) as they are now; None when a revision
     cannot be formatted."""
-    if suite.profile == PROFILE_2026:
-        return _tests_2026(formatter, suite, old, new)
-    try:
-        before = formatter.format_parts(read_case(old), suite)
-        after = formatter.format_parts(read_case(new), suite)
-    except EvalFileError:
+    profile = profile_of(suite)
+    before_tests = profile.formatted_texts(formatter, suite, old)
+    after_tests = profile.formatted_texts(formatter, suite, new)
+    if before_tests is None or after_tests is None:
         return None
-    texts = [
-        ("Formatted question", before.question, after.question),
-        ("Guidelines", before.guidelines, after.guidelines),
-        ("Judge prompt", before.evaluator_prompt(), after.evaluator_prompt()),
-    ]
-    return [TestDiff(None, None, [_diff(title, one, other) for title, one, other in texts])]
-
-
-def _tests_2026(
-    formatter: WorkspaceFormatter, suite: Suite, old: dict[Any, Any], new: dict[Any, Any]
-) -> list[TestDiff] | None:
-    if not isinstance(old, dict) or not isinstance(new, dict):
-        return None
-    before = {test.id: test for test in formatter.format_tests(old, suite)}
-    after = {test.id: test for test in formatter.format_tests(new, suite)}
+    before = {test.test_id: test.texts for test in before_tests}
+    after = {test.test_id: test.texts for test in after_tests}
     diffs = []
     # The newer revision's order, then the tests only the older one expands to.
     for test_id in [*after, *(test_id for test_id in before if test_id not in after)]:
-        one, other = before.get(test_id), after.get(test_id)
-        old_texts, new_texts = _texts(one), _texts(other)
+        old_texts, new_texts = before.get(test_id, {}), after.get(test_id, {})
         titles = [*new_texts, *(title for title in old_texts if title not in new_texts)]
         only_in: Literal["old", "new"] | None = (
-            "new" if one is None else "old" if other is None else None
+            "new" if test_id not in before else "old" if test_id not in after else None
         )
         diffs.append(
             TestDiff(
@@ -86,26 +67,6 @@ def _tests_2026(
             )
         )
     return diffs
-
-
-def _texts(test: FormattedTest | None) -> dict[str, str]:
-    """What the model and each judge receive for `test`, by title, in reading order."""
-    if test is None:
-        return {}
-    texts = {"Formatted question": test.question}
-    if test.system_message is not None:
-        texts["System message"] = test.system_message
-    for number, judge in enumerate(test.judges, start=1):
-        if judge.prompt is not None:
-            texts[f"Judge prompt {number} ({judge.label})"] = judge.prompt
-    for turn_number, turn in enumerate(test.turns or (), start=1):
-        texts[f"Turn {turn_number}: chat messages"] = "\n\n".join(
-            f"@[{message['role'].title()}]:\n{message['content']}" for message in turn.chat_prompt
-        )
-        for number, judge in enumerate(turn.judges, start=1):
-            if judge.prompt is not None:
-                texts[f"Turn {turn_number}: judge prompt {number} ({judge.label})"] = judge.prompt
-    return texts
 
 
 def _diff(title: str, old: str | None, new: str | None) -> TextDiff:

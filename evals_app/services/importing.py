@@ -13,19 +13,15 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
-from ..eval_files.case_parts import case_input, file_evaluators
 from ..eval_files.configs import Config, patterns_for, read_config
-from ..eval_files.dialects import PROFILE_2026, default_profile
 from ..eval_files.discovery import Discovery, FoundEvalFile, discover
 from ..eval_files.errors import EvalFileError
 from ..eval_files.json_text import encode_json
-from ..formatting.engine import format_case
-from ..formatting.profile_2026 import format_tests_2026
-from ..formatting.workspace_files import DirectoryFiles, FileSource, resolve_file
+from ..formatting.workspace_files import DirectoryFiles
 from ..models import Case, Suite, Workspace, WorkspaceFile
 from . import git_repository
-from .case_summaries import Summary, summary_of, summary_of_tests
 from .documents import suite_row
+from .profiles import Summary, profile_for_file
 from .row_inserts import insert_rows
 from .syncing import Incoming, SyncReport, sync_workspace_files
 
@@ -167,83 +163,23 @@ def _format_file(
     summary: ImportSummary,
     headers: dict[str, dict[Any, Any]],
 ) -> list[Summary]:
-    """Format each case of the file (lm mode); note the files they need and their warnings.
+    """Format each case of the file (lm mode) by the profile its spelling gives it; note the
+    files they read and their warnings.
 
     A file of cases another eval file refers to takes that file's top-level fields."""
     contents = eval_file.contents
     summary.warnings.extend(str(note.located(eval_file.path)) for note in contents.notes)
     header = headers.get(eval_file.referenced_by or "", contents.header)
-    if default_profile(contents.cases_key or "tests") == PROFILE_2026:
-        return _format_tests_2026(eval_file, header, files, stored, summary)
-    patterns = patterns_for(eval_file.path, configs)
-    evaluators = file_evaluators(contents.header)
-    summaries = []
-    for parts in contents.parts:
-        case = case_input(parts, evaluators)
-        stored.update(_referenced_files(case.file_references(), eval_file.path, files))
-        formatted = format_case(
-            case, eval_path=eval_file.path, files=files, guideline_patterns=patterns
-        )
-        summary.warnings.extend(
-            f"{eval_file.path}: {warning.message}" for warning in formatted.warnings
-        )
-        summaries.append(summary_of(len(parts.input_messages), formatted))
+    profile = profile_for_file(contents.cases_key)
+    reading = profile.read_file(eval_file, header, files, patterns_for(eval_file.path, configs))
+    summary.warnings.extend(reading.warnings)
+    stored.update(reading.files)
     if contents.format == "csv":
         # The CSV file itself is kept as it is: its cases are read-only (docs/formats.md).
         text = files.read_text(eval_file.path)
         if text is not None:
             stored[eval_file.path] = text
-    return summaries
-
-
-class _RecordingFiles:
-    """A file source that remembers the files found through it."""
-
-    def __init__(self, files: FileSource) -> None:
-        self.files = files
-        self.found: dict[str, str] = {}
-
-    def read_text(self, path: str) -> str | None:
-        text = self.files.read_text(path)
-        if text is not None:
-            self.found[path] = text
-        return text
-
-
-def _format_tests_2026(
-    eval_file: FoundEvalFile,
-    header: dict[Any, Any],
-    files: DirectoryFiles,
-    stored: dict[str, str],
-    summary: ImportSummary,
-) -> list[Summary]:
-    """Format each test of a today's file (lm mode) by the AgentV 2026 profile; store the files
-    it reads (prompt files, input files, file blocks, judge prompts) as AgentV finds them once
-    every template is rendered (docs/formatting.md, "The AgentV 2026 profile")."""
-    contents = eval_file.contents
-    recording = _RecordingFiles(files)
-    summaries = []
-    for document, parts in zip(contents.cases, contents.parts, strict=True):
-        tests = format_tests_2026(document, header, eval_path=eval_file.path, files=recording)
-        warnings = dict.fromkeys(warning.message for test in tests for warning in test.warnings)
-        summary.warnings.extend(f"{eval_file.path}: {message}" for message in warnings)
-        summaries.append(summary_of_tests(len(parts.input_messages), tests))
-    stored.update(recording.found)
-    if contents.format == "csv":
-        text = files.read_text(eval_file.path)
-        if text is not None:
-            stored[eval_file.path] = text
-    return summaries
-
-
-def _referenced_files(values: list[str], eval_path: str, files: FileSource) -> dict[str, str]:
-    """The workspace files that the references `values` resolve to, by path."""
-    found: dict[str, str] = {}
-    for value in values:
-        resolution = resolve_file(value, eval_path, files)
-        if resolution.file is not None:
-            found[resolution.file.path] = resolution.file.text
-    return found
+    return reading.summaries
 
 
 def _upsert_workspace(name: str, checkout_folder: str | None) -> Workspace:

@@ -14,15 +14,14 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from ..eval_files.case_parts import case_input, file_evaluators
 from ..eval_files.discovery import Discovery, discover_tree
 from ..eval_files.file_trees import CONFIG_NAME, YAML_SUFFIXES, MappingTree
 from ..eval_files.yaml_loader import MAX_BYTES
-from ..formatting.workspace_files import resolve_file
 from ..models import ActivityRecord, Workspace
 from . import git_repository, pending_publish
 from .activity import record_activity
 from .importing import ImportFailed
+from .profiles import SuiteProfile, profile_for_file, suite_profiles
 from .syncing import Incoming, SyncReport, sync_workspace_files
 
 SYMBOLIC_LINK_MODE = "120000"
@@ -129,7 +128,8 @@ def read_commit(
     if skipped is not None:
         skipped.extend(over_limit)
     unread = frozenset(file.path for file in over_limit)
-    return commit, Incoming(found.eval_files, _stored_texts(found, tree), unread=unread)
+    texts = _stored_texts(found, tree, suite_profiles(workspace))
+    return commit, Incoming(found.eval_files, texts, unread=unread)
 
 
 def followed_commit(workspace: Workspace) -> str:
@@ -198,22 +198,23 @@ def _still_checked(workspace: Workspace, checked: str) -> str:
     return tip
 
 
-def _stored_texts(found: Discovery, tree: MappingTree) -> dict[str, str]:
-    """The texts an import would store: configs, the files cases refer to, CSV files."""
+def _stored_texts(
+    found: Discovery, tree: MappingTree, profiles: dict[str, SuiteProfile]
+) -> dict[str, str]:
+    """The texts an import would store: configs, the files cases read (by the profile of the
+    suite each file is, else the one its spelling gives it), CSV files."""
     texts: dict[str, str] = {}
     for path, source in found.configs.items():
         try:
             texts[path] = source.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError:
             continue  # skipped, as an import skips it
+    headers = {eval_file.path: eval_file.contents.header for eval_file in found.eval_files}
     for eval_file in found.eval_files:
         contents = eval_file.contents
-        evaluators = file_evaluators(contents.header)
-        for parts in contents.parts:
-            for value in case_input(parts, evaluators).file_references():
-                resolution = resolve_file(value, eval_file.path, tree)
-                if resolution.file is not None:
-                    texts[resolution.file.path] = resolution.file.text
+        profile = profiles.get(eval_file.path) or profile_for_file(contents.cases_key)
+        header = headers.get(eval_file.referenced_by or "", contents.header)
+        texts.update(profile.files_read(eval_file, header, tree))
         if contents.format == "csv":
             text = tree.read_text(eval_file.path)
             if text is not None:

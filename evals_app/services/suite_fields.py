@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 
-from ..eval_files.dialects import CASES_KEYS, PROFILE_2026, PROFILES
+from ..eval_files.dialects import CASES_KEYS
 from ..eval_files.errors import EvalFileError
 from ..eval_files.json_text import encode_json
 from ..eval_files.yaml_dumper import dump_yaml
@@ -24,6 +24,7 @@ from ..formatting.profile_2026.expansion import prompt_entries
 from ..models import ActivityRecord, Case, Suite
 from ..prompt_rows import PromptRow, entries_of
 from .activity import record_activity
+from .profiles import profile_named, profile_of
 
 
 def has_fields(suite: Suite) -> bool:
@@ -124,9 +125,9 @@ PROMPTS_KEY = "prompts"
 
 def shows_prompts(suite: Suite) -> bool:
     """Whether the settings page edits the suite's `prompts` one by one: a YAML file formatted
-    by the AgentV 2026 profile, or one that has `prompts` already (docs/formatting.md, "The
-    AgentV 2026 profile", step 1: each test runs once per prompt)."""
-    return has_fields(suite) and (suite.profile == PROFILE_2026 or PROMPTS_KEY in suite.document)
+    by a profile that runs each test once per prompt, or one that has `prompts` already
+    (docs/formatting.md, "The AgentV 2026 profile", step 1)."""
+    return has_fields(suite) and (profile_of(suite).expands_tests or PROMPTS_KEY in suite.document)
 
 
 def with_prompts(document: dict[Any, Any], cases_key: str, entries: list[Any]) -> dict[Any, Any]:
@@ -183,14 +184,14 @@ def edit_suite_prompts(suite: Suite, rows: Sequence[PromptRow], actor: User | No
 
 
 def change_profile(suite: Suite, profile: str, actor: User | None = None) -> bool:
-    """Format `suite`'s cases by `profile` from now on; False when it already does."""
-    if profile not in PROFILES:
-        raise ValueError(f"Unknown profile {profile!r}.")
+    """Format `suite`'s cases by `profile` from now on; False when it already does. Raises
+    ValueError for a name no profile has."""
+    profile = profile_named(profile).name
     with transaction.atomic():
         locked = Suite.objects.select_for_update().get(pk=suite.pk)
-        if locked.profile == profile:
+        before = profile_of(locked).name
+        if before == profile:
             return False
-        before = locked.profile
         locked.profile = profile
         locked.save(update_fields=["profile", "updated_at"])
         Case.objects.filter(suite=locked).update(summary_current=False)

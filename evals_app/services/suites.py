@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from ..eval_files.dialects import EVAL_SCHEMA, referenced_file
+from ..eval_files.dialects import referenced_file
 from ..models import ActivityRecord, Case, CommentThread, Suite, Workspace
 from ..request_numbers import MAX_DATABASE_INTEGER, parse_number
 from .activity import record_activity
@@ -20,6 +20,7 @@ from .case_list import CaseListing, listed_cases, ordered_cases
 from .case_summaries import StoredFormatting, refresh_summaries, stored_formatting
 from .case_tags import tags_of
 from .formatting import WorkspaceFormatter
+from .profiles import DEFAULT
 from .workspace_paths import check_path_free, clean_eval_path
 
 
@@ -29,13 +30,15 @@ def create_suite(workspace: Workspace, path: str, actor: User | None = None) -> 
     Raises WorkspacePathError when the path is malformed, not .yaml/.yml, or taken.
     """
     path = clean_eval_path(path)
+    new = DEFAULT.new_suite()
     with transaction.atomic():
         check_path_free(workspace, path)
         suite = Suite.objects.create(
             workspace=workspace,
             path=path,
-            document={"$schema": EVAL_SCHEMA, "evalcases": []},
-            cases_key="evalcases",
+            document=new.document,
+            cases_key=new.cases_key,
+            profile=DEFAULT.name,
         )
         record_activity(workspace, actor, ActivityRecord.Action.SUITE_CREATED, path, suite=suite)
     return suite

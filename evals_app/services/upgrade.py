@@ -17,7 +17,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from ..eval_files.case_parts import split_case
-from ..eval_files.dialects import PROFILE_2026
 from ..eval_files.errors import EvalFileError
 from ..eval_files.grading_upgrade import judge_prompt_values
 from ..eval_files.judge_templates import copy_path, upgrade_judge_template
@@ -30,6 +29,7 @@ from .activity import record_activity
 from .case_editing import save_case
 from .case_reading import stored_cases
 from .formatting import WorkspaceFormatter
+from .profiles import profile_2026, profile_of
 from .workspace_files import create_file, update_file
 
 REVISION_SUMMARY = "upgraded to today's format"
@@ -118,7 +118,8 @@ class UpgradeError(Exception):
 
 def older_suites(workspace: Workspace) -> list[Suite]:
     """The suites of `workspace` written for an older AgentV, by path."""
-    return [suite for suite in workspace.suites.order_by("path") if suite.is_older]
+    suites = workspace.suites.order_by("path")
+    return [suite for suite in suites if profile_of(suite).is_older(suite)]
 
 
 def plan_upgrade(
@@ -178,7 +179,7 @@ def _apply(upgrade: SuiteUpgrade, actor: User | None) -> None:
     suite.document = upgrade.header
     if suite.cases_key:
         suite.cases_key = TODAY_CASES_KEY
-    suite.profile = PROFILE_2026
+    suite.profile = profile_2026.PROFILE.name
     suite.save(update_fields=["document", "cases_key", "profile", "updated_at"])
     # Every case now formats by today's rules, changed or not.
     suite.cases.update(summary_current=False)
@@ -268,27 +269,27 @@ def _format(plan: UpgradePlan, files: dict[str, str]) -> None:
     after = WorkspaceFormatter(plan.workspace)
     after.file_texts = {**files, **{t.path: t.after for t in plan.templates}}
     for upgrade in plan.suites:
-        # An unsaved copy of the suite as it will be: the formatter picks today's rules by it.
-        today = Suite(
+        # An unsaved copy of the suite as it will be, formatted by the 2026 rules.
+        upgraded = Suite(
             workspace=plan.workspace,
             path=upgrade.suite.path,
             document=upgrade.header,
             cases_key=TODAY_CASES_KEY if upgrade.suite.cases_key else "",
             file_format=upgrade.suite.file_format,
-            profile=PROFILE_2026,
+            profile=profile_2026.PROFILE.name,
         )
         for case in upgrade.cases:
             case.yaml_before = dump_yaml(case.case.document)
             case.yaml_after = dump_yaml(case.after)
             case.question_before, guidelines = _question(before, case.case.document, upgrade.suite)
             case.guidelines_inline = bool(guidelines)
-            case.question_after, case.warnings_after = _question_today(after, case.after, today)
+            case.question_after, case.warnings_after = _question_2026(after, case.after, upgraded)
 
 
-def _question_today(
+def _question_2026(
     formatter: WorkspaceFormatter, document: dict[Any, Any], suite: Suite
 ) -> tuple[str, list[str]]:
-    """The formatted question (`lm` mode) of an upgraded test by today's rules, and what they
+    """The formatted question (`lm` mode) of an upgraded test by the 2026 rules, and what they
     warn about; a test that expands to several shows each one's question under its id."""
     tests = formatter.format_tests(document, suite, "lm")
     warnings = list(dict.fromkeys(w.message for test in tests for w in test.warnings))

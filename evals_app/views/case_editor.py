@@ -20,7 +20,6 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
 from ..case_drafts import CaseDraft, DraftFormError, DraftValueError
-from ..eval_files.dialects import PROFILE_2026
 from ..eval_files.errors import EvalFileError
 from ..eval_files.yaml_dumper import dump_yaml
 from ..formatting.engine import MODES
@@ -31,6 +30,7 @@ from ..request_numbers import parse_number
 from ..services.case_editing import CaseConflict, differences, paste_case, save_case
 from ..services.case_pasting import pasted_replacement
 from ..services.formatting import WorkspaceFormatter
+from ..services.profiles import profile_of
 from .editor_context import editor_context, preview_context
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
@@ -49,7 +49,7 @@ def case_editor(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
         suite = case.suite
         draft.fit_suite(
             suite.cases_key or None,
-            today=suite.profile == PROFILE_2026,
+            today=profile_of(suite).expands_tests,
             prompts="prompts" in suite.document,
         )
         return _render_editor(request, access, case, draft)

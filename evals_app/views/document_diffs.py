@@ -8,10 +8,10 @@ from typing import Any
 
 from ..case_diff import FieldChange, conversation_diff, field_changes, fold_unchanged, line_diff
 from ..eval_files.errors import EvalFileError
-from ..eval_files.reading import read_case
 from ..eval_files.yaml_dumper import dump_yaml
 from ..models import Suite
 from ..services.formatting import WorkspaceFormatter
+from ..services.profiles import profile_of
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,8 @@ def document_diff(
     old: dict[Any, Any] | None,
     new: dict[Any, Any] | None,
 ) -> DocumentDiff:
-    """The diff of two case mappings (None: the version does not exist)."""
+    """The diff of two case mappings (None: the version does not exist); the question is
+    formatted by the suite's profile."""
     turns = conversation_diff(old, new) if old and new else []
     return DocumentDiff(
         fields=field_changes(old, new) if old and new else [],
@@ -52,6 +53,6 @@ def _question(formatter: WorkspaceFormatter, suite: Suite, document: dict[Any, A
     if not document:
         return ""
     try:
-        return formatter.format_parts(read_case(document), suite).question
+        return profile_of(suite).question(formatter, suite, document)
     except EvalFileError as error:
         return f"(cannot be formatted: {error})"

@@ -20,7 +20,7 @@ from ..case_drafts import (
     meta_json,
 )
 from ..eval_files.case_parts import CaseParts
-from ..eval_files.dialects import PROFILE_2026, PROFILE_LABELS, ROLES
+from ..eval_files.dialects import ROLES
 from ..eval_files.errors import EvalFileError
 from ..eval_files.reading import read_case
 from ..eval_files.test_parts import CONVERSATION_SETTINGS, TURNS_KEY, VARIABLES_KEY
@@ -29,6 +29,7 @@ from ..formatting.engine import FormattedCase, FormattingWarning
 from ..formatting.profile_2026 import FormattedTest
 from ..models import Case, Suite
 from ..services.formatting import WorkspaceFormatter
+from ..services.profiles import profile_of
 from .document_diffs import document_diff
 from .today_test_rows import today_test_context
 
@@ -156,6 +157,7 @@ def editor_context(
 ) -> dict[str, Any]:
     """The template context of the editor form (not the preview)."""
     workspace = formatter.workspace
+    profile = profile_of(suite)
     return {
         "workspace": workspace,
         "suite": suite,
@@ -170,10 +172,11 @@ def editor_context(
         ],
         "case_meta": case_meta_json(draft),
         "outcome_label": _OUTCOME_LABELS.get(draft.spelling.outcome_key, "Outcome"),
-        "spelling_note": f"Formatted by {_profile_label(suite.profile)}",
+        "spelling_note": f"Formatted by {profile.label}",
         **_other_fields(draft),
         **today_test_context(draft.test),
-        "today": suite.profile == PROFILE_2026,
+        # Whether the form offers variables, asserts and turns (a case runs once per value).
+        "expands_tests": profile.expands_tests,
         "roles": ROLES,
         "file_paths": sorted(formatter.file_texts),
         "focus": focus,
@@ -260,7 +263,7 @@ def preview_context(
         )
         context["turn_warnings"] = {slot: [] for slot in slots}
         return context
-    if suite.profile == PROFILE_2026:
+    if profile_of(suite).expands_tests:
         return {**context, **_preview_2026(formatter, suite, draft, slots, mode, candidate_answer)}
     formatted = formatter.format_single(parts, suite, mode)  # type: ignore[arg-type]
     turn_warnings: dict[str, list[FormattingWarning]] = {slot: [] for slot in slots}
@@ -348,10 +351,6 @@ def _other_fields(draft: CaseDraft) -> dict[str, Any]:
         if is_shown:
             fields.pop(key, None)
     return {"other_fields": _yaml_text(fields) if fields else "", "other_fields_count": len(fields)}
-
-
-def _profile_label(profile: str) -> str:
-    return next((label for name, label in PROFILE_LABELS.items() if name == profile), profile)
 
 
 def _yaml_text(value: Any) -> str:

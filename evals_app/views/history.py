@@ -17,6 +17,7 @@ from ..request_numbers import parse_number
 from ..services.case_editing import CaseConflict, save_case
 from ..services.formatting import WorkspaceFormatter
 from ..services.formatting_diffs import formatting_diffs
+from ..services.profiles import profile_of
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
 
@@ -64,6 +65,7 @@ def case_compare(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: in
         "suite": case.suite,
         "case": case,
         "access": access,
+        "profile": profile_of(case.suite),
         "old": old,
         "new": new,
         # Unchanged turns and lines fold away ("show N unchanged …"), as in a code review.

@@ -11,7 +11,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from ..eval_files.dialects import PROFILE_2026
 from ..eval_files.errors import EvalFileError
 from ..forms import SuiteFieldsForm, SuitePathForm, SuiteProfileForm
 from ..models import Suite
@@ -19,6 +18,7 @@ from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace
 from ..prompt_rows import PromptFormError, PromptRow, apply_action, rows_from_form, rows_of
 from ..services.expanded_tests import expanded_tests
 from ..services.formatting import WorkspaceFormatter
+from ..services.profiles import profile_of
 from ..services.suite_fields import (
     PROMPTS_KEY,
     change_profile,
@@ -56,7 +56,7 @@ def suite_settings(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRe
             said = f"Saved the fields of {suite.path}: {changes}." if changes else "No changes."
             messages.success(request, said)
             return redirect("suite_detail", access.workspace.slug, suite.pk)
-    profile_form = SuiteProfileForm(initial={"profile": suite.profile})
+    profile_form = SuiteProfileForm(initial={"profile": profile_of(suite).name})
     return _settings_page(request, access, suite, form, profile_form)
 
 
@@ -127,13 +127,14 @@ def _settings_page(
     prompts: PromptsCard | None = None,
 ) -> HttpResponse:
     form = form or SuiteFieldsForm(initial={"fields_yaml": fields_text(suite)})
-    profile_form = profile_form or SuiteProfileForm(initial={"profile": suite.profile})
+    profile = profile_of(suite)
+    profile_form = profile_form or SuiteProfileForm(initial={"profile": profile.name})
     prompts = prompts or PromptsCard(rows_of(suite.document.get(PROMPTS_KEY)))
     formatter = WorkspaceFormatter(access.workspace)
     context = {
         **_prompts_context(access, suite, prompts, formatter),
-        # AgentV 2025 formats each case once: only the 2026 profile runs a case per prompt.
-        "expanded": expanded_tests(suite, formatter) if suite.profile == PROFILE_2026 else None,
+        # Listed for a profile that runs a case once per prompt and list value (2026).
+        "expanded": expanded_tests(suite, formatter) if profile.expands_tests else None,
         "form": form,
         "profile_form": profile_form,
         "has_fields": has_fields(suite),

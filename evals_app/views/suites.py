@@ -20,6 +20,7 @@ from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace
 from ..services.case_list import refresh_suite_summaries
 from ..services.cases import Direction, create_case, delete_case, duplicate_case, move_case
 from ..services.formatting import WorkspaceFormatter
+from ..services.profiles import profile_of
 from ..services.suites import case_file_references, page_of_cases, summarize_cases
 from .fragments import render_page
 from .htmx_request import HtmxHttpRequest
@@ -166,4 +167,6 @@ def suite_context(
         "total": total,
         "case_form": case_form or CaseForm(),
         "references": case_file_references(suite),
+        # Whether the page offers upgrading it (docs/formats.md, "Upgrading to today's format").
+        "older": profile_of(suite).is_older(suite),
     }

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from evals_app.eval_files.case_parts import split_case
-from evals_app.eval_files.dialects import PROFILE_2026
 from evals_app.formatting.engine import MODES
 from evals_app.models import Case, Workspace
 from evals_app.services.formatting import WorkspaceFormatter
 from evals_app.services.importing import import_workspace
+from evals_app.services.profiles import profile_2026, profile_of
 from tests.conftest import EXAMPLES
 from tests.factories import property_workspace
 from tests.integration.test_export_profile_2026 import FIXTURE as TODAY
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 def in_both_modes_and_one_by_one(case: Case, formatter: WorkspaceFormatter) -> tuple[Any, Any]:
     suite = case.suite
-    if suite.profile == PROFILE_2026:
+    if profile_of(suite).expands_tests:
         together = formatter.format_tests_in_modes(case.document, suite, MODES)
         alone = [formatter.format_tests(case.document, suite, mode) for mode in MODES]
         return together, alone
@@ -53,9 +53,12 @@ def test_the_examples_have_cases_formatted_once_and_cases_formatted_per_mode() -
     workspace = import_workspace(EXAMPLES, "Workspace").workspace
     formatter = WorkspaceFormatter(workspace)
 
+    cases_2025 = Case.objects.select_related("suite").exclude(
+        suite__profile=profile_2026.PROFILE.name
+    )
     once = [
         formatter.format_parts(split_case(case.document), case.suite).mode_free
-        for case in Case.objects.select_related("suite").exclude(suite__profile=PROFILE_2026)
+        for case in cases_2025
     ]
 
     assert any(once) and not all(once)  # so the test above covers both ways

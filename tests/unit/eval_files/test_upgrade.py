@@ -288,21 +288,18 @@ def test_file_notes_name_each_case() -> None:
 
 
 @pytest.mark.parametrize(
-    ("header", "cases_key", "profile", "older"),
+    ("header", "cases_key", "older"),
     [
-        ({"evalcases": []}, "evalcases", "agentv-2025", True),
-        ({"cases": []}, "cases", "agentv-2026", True),
-        ({"tests": []}, "tests", "agentv-2026", True),  # 2026-02: no prompts yet
-        ({"prompts": ["{{ input }}"], "target": "x", "tests": []}, "tests", "agentv-2026", True),
-        ({"prompts": ["{{ input }}"], "tests": []}, "tests", "agentv-2026", False),
-        ({"prompts": ["{{ input }}"], "tests": []}, "tests", "agentv-2025", True),
-        ({}, "", "agentv-2026", False),  # a JSONL file of today's cases
+        ({"evalcases": []}, "evalcases", True),
+        ({"cases": []}, "cases", True),
+        ({"tests": []}, "tests", True),  # 2026-02: no prompts yet
+        ({"prompts": ["{{ input }}"], "target": "x", "tests": []}, "tests", True),
+        ({"prompts": ["{{ input }}"], "tests": []}, "tests", False),
+        ({}, "", False),  # a JSONL file of today's cases
     ],
 )
-def test_which_files_are_older(
-    header: dict[str, Any], cases_key: str, profile: str, older: bool
-) -> None:
-    assert is_older_file(header, cases_key, profile) is older
+def test_which_files_are_older(header: dict[str, Any], cases_key: str, older: bool) -> None:
+    assert is_older_file(header, cases_key) is older
 
 
 def test_upgrading_today_s_file_changes_nothing() -> None:

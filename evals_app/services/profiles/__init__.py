@@ -1,0 +1,58 @@
+"""The AgentV profiles, and the one place that reads which one formats a suite.
+
+Each profile is a module behind the interface of `base.SuiteProfile`; callers ask the suite's
+profile (`profile_of`) instead of naming one. AgentV's next format is one more module and one
+more entry in `PROFILES` (docs/formatting.md).
+"""
+
+from __future__ import annotations
+
+from ...models import Suite, Workspace
+from . import profile_2025, profile_2026
+from .base import FileReading, FormattedTexts, NewSuite, SuiteProfile, Summary
+
+__all__ = [
+    "DEFAULT",
+    "PROFILES",
+    "FileReading",
+    "FormattedTexts",
+    "NewSuite",
+    "SuiteProfile",
+    "Summary",
+    "profile_for_file",
+    "profile_named",
+    "profile_of",
+    "suite_profiles",
+]
+
+# Oldest first.
+PROFILES: tuple[SuiteProfile, ...] = (profile_2025.PROFILE, profile_2026.PROFILE)
+_BY_NAME: dict[str, SuiteProfile] = {profile.name: profile for profile in PROFILES}
+# The profile of a suite made in the app (the model field's default).
+DEFAULT: SuiteProfile = profile_2025.PROFILE
+
+
+def profile_named(name: str) -> SuiteProfile:
+    """The profile stored as `name`. Raises ValueError for a name no profile has."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"Unknown profile {name!r}.") from None
+
+
+def profile_of(suite: Suite) -> SuiteProfile:
+    """The profile that formats `suite`'s cases."""
+    return profile_named(suite.profile)
+
+
+def suite_profiles(workspace: Workspace) -> dict[str, SuiteProfile]:
+    """The profile of each suite of `workspace`, by path (one query)."""
+    stored = workspace.suites.values_list("path", "profile")
+    return {path: profile_named(name) for path, name in stored}
+
+
+def profile_for_file(cases_key: str | None) -> SuiteProfile:
+    """The profile a file gets when first read, by the spelling of its list of cases: a file
+    without one (a YAML list, JSONL or CSV of cases) is read as today's."""
+    key = cases_key or PROFILES[-1].cases_keys[0]
+    return next((profile for profile in PROFILES if key in profile.cases_keys), PROFILES[0])
