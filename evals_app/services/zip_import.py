@@ -15,7 +15,7 @@ from django.db import transaction
 from ..models import ActivityRecord, Membership, Workspace
 from .activity import record_activity
 from .importing import ImportFailed, ImportSummary, import_workspace
-from .workspaces import WorkspaceNameError, clean_workspace_name
+from .workspaces import WorkspaceNameError, clean_workspace_name, name_taken
 from .zip_extraction import ZipLimits, ZipRefused, extract_zip
 
 
@@ -59,12 +59,8 @@ def import_zip(
         with transaction.atomic():
             existing = Workspace.objects.filter(name=name).first()
             if existing is not None and not may_import_into(existing):
-                raise ZipImportFailed(
-                    [
-                        f"A workspace named {name!r} exists and you are not its owner; "
-                        "give the import another name."
-                    ]
-                )
+                # Said as for any taken name: who owns it is not the importer's business.
+                raise ZipImportFailed([name_taken(name).message])
             if existing is None:
                 try:
                     name = clean_workspace_name(name)
