@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
+from evals_app.draft_fields import json_value
 from evals_app.json_limits import UnstorableText, load_json
 from evals_app.models import Case, ReviewStatus
 from evals_app.services.importing import import_workspace
@@ -215,3 +216,20 @@ def test_a_zip_entry_with_a_path_longer_than_stored_is_refused(importer: Client)
 
     assert "its path is 1,011 characters long; a path can be at most 1,000 characters." in html
     assert database_snapshot() == before
+
+
+# The editor's JSON text areas
+
+
+def test_an_editor_json_text_area_with_a_lone_surrogate_is_a_problem_of_that_field() -> None:
+    problems: list[tuple[str, str]] = []
+
+    value = json_value(r'{"note": "\ud800"}', "input-0-vars", problems)
+
+    assert value is None
+    assert problems == [
+        (
+            "input-0-vars",
+            "note: text cannot hold a lone surrogate (half of a UTF-16 character, e.g. \\ud800).",
+        )
+    ]
