@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .eval_files.json_text import decode_json
+from .json_limits import UnstorableText, check_text
 from .request_numbers import parse_number
 
 # (field name, message) for each value of the form that cannot be saved.
@@ -77,7 +78,11 @@ def json_value(text: str, name: str, problems: Problems, original: Any = None) -
     if not text.strip():
         return None
     try:
-        return json.loads(text)
+        value = json.loads(text)
+        check_text(value)  # a `\ud800` or `\u0000` typed here could be neither shown nor stored
+        return value
+    except UnstorableText as error:
+        problems.append((name, str(error)))
     except ValueError as error:
         problems.append((name, f"not valid JSON ({error})"))
     except RecursionError:

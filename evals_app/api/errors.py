@@ -11,6 +11,7 @@ from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from ..eval_files.errors import EvalFileError
+from ..json_limits import UnstorableText
 
 TOKEN_REQUIRED = "A valid API token is required: send the header 'Authorization: Bearer TOKEN'."
 
@@ -65,7 +66,10 @@ def install_error_handlers(api: NinjaAPI) -> None:
     @api.exception_handler(HttpError)
     def http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
         message = str(error)
-        if error.status_code == 400 and error.__cause__ is not None:
+        if isinstance(error.__cause__, UnstorableText):
+            # A field of a usable body: named as the page's refusals name a form field.
+            message = str(error.__cause__)
+        elif error.status_code == 400 and error.__cause__ is not None:
             # ninja hides why a body could not be parsed unless DEBUG is on; the reason
             # (not JSON, nested too deep, not UTF-8) says nothing about the server.
             message = f"The request body is not usable JSON: {error.__cause__}"

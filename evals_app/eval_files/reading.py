@@ -319,6 +319,10 @@ def _csv_cases(source: bytes | str) -> list[dict[Any, Any]]:
     return cases
 
 
+# The longest case id the database stores (the max_length of Case.case_id).
+MAX_ID_LENGTH = 200
+
+
 def case_id_problem(case_id: str) -> str | None:
     """What is wrong with an id typed in the app (editor, pasted YAML, API), or None.
 
@@ -331,6 +335,8 @@ def case_id_problem(case_id: str) -> str | None:
         return "an id cannot start or end with a space"
     if not case_id.isprintable():
         return "an id cannot hold line breaks, tabs or other control characters"
+    if len(case_id) > MAX_ID_LENGTH:
+        return f"an id can be at most {MAX_ID_LENGTH} characters long"
     return None
 
 

@@ -14,14 +14,13 @@ from django.db.models import Max
 
 from ..eval_files.case_parts import join_case, new_case_parts, split_case
 from ..eval_files.errors import EvalFileError
-from ..eval_files.reading import case_id_problem
+from ..eval_files.reading import MAX_ID_LENGTH, case_id_problem
 from ..models import ActivityRecord, Case, ReviewStatus, Suite
 from .activity import record_activity
 from .positions import shift_positions
 from .revisions import record_revision
 
 Direction = Literal["up", "down"]
-MAX_ID_LENGTH = 200  # the max_length of Case.case_id
 
 
 def create_case(suite: Suite, case_id: str, author: User | None = None) -> Case:

@@ -39,8 +39,14 @@ def clean_workspace_name(raw: str, *, renaming: Workspace | None = None) -> str:
     if renaming is not None:
         taken = taken.exclude(pk=renaming.pk)
     if taken.exists():
-        raise WorkspaceNameError(f"A workspace named {name!r} already exists.")
+        raise name_taken(name)
     return name
+
+
+def name_taken(name: str) -> WorkspaceNameError:
+    """The refusal of a name another workspace has: the same words whoever owns it, so that
+    nobody learns more than that the name is taken."""
+    return WorkspaceNameError(f"A workspace named {name!r} already exists; choose another name.")
 
 
 def unique_slug(name: str, *, renaming: Workspace | None = None) -> str:

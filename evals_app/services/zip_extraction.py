@@ -145,7 +145,8 @@ def _extract_member(
                         name,
                     )
                 out.write(chunk)
-    except (zipfile.BadZipFile, EOFError, zlib.error) as error:
+    # ValueError: an entry whose recorded offset lies before the file ("negative seek value").
+    except (zipfile.BadZipFile, EOFError, zlib.error, ValueError) as error:
         raise ZipRefused(f"it is damaged ({error}).", name) from None
     except NotImplementedError:  # how zipfile says it lacks an entry's compression method
         raise ZipRefused("it uses a compression method that is not supported.", name) from None

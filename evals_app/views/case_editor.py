@@ -23,7 +23,7 @@ from ..case_drafts import CaseDraft, DraftFormError, DraftValueError
 from ..eval_files.errors import EvalFileError
 from ..eval_files.yaml_dumper import dump_yaml
 from ..formatting.engine import MODES
-from ..json_limits import JSONTooDeep, load_json
+from ..json_limits import JSONTooDeep, UnstorableText, load_json
 from ..models import Case, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..request_numbers import parse_number
@@ -165,8 +165,9 @@ def case_preview(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: in
         form = _preview_form(request)
         _check_hidden_json(form)
         draft = CaseDraft.from_form(form)
-    except JSONTooDeep as error:
-        # Not a form any page sends: refused outright rather than previewed with an error.
+    except (JSONTooDeep, UnstorableText) as error:
+        # Not a form any page sends: refused outright rather than previewed with an error
+        # (a page could not even show a lone surrogate).
         return HttpResponseBadRequest(f"The editor form was not understood: {error}")
     except DraftFormError as error:
         context["preview_error"] = f"the editor form was not understood ({error})"
@@ -188,7 +189,7 @@ def _preview_form(request: HtmxHttpRequest) -> Mapping[str, str]:
         return request.POST
     try:
         fields = load_json(request.body)
-    except JSONTooDeep:
+    except (JSONTooDeep, UnstorableText):
         raise
     except ValueError:
         raise DraftFormError("the request body is not JSON") from None
@@ -205,7 +206,9 @@ def _check_hidden_json(form: Mapping[str, str]) -> None:
         if not (name.endswith("-meta") and value):
             continue
         try:
-            load_json(value)
+            load_json(value, where=name)
+        except UnstorableText:
+            raise
         except JSONTooDeep as error:
             raise JSONTooDeep(error.limit, name) from None
         except ValueError as error:

@@ -33,11 +33,15 @@ def test_lists_every_case_of_the_workspace_by_suite_then_position(team: Team) ->
     response = team.as_role("viewer").get("/workspaces/team-evals/cases")
 
     assert response.status_code == 200
-    assert response.json() == [
-        {"suite": "evals/another.yaml", "id": "third", "status": "draft", "version": 1},
-        {"suite": "evals/review.yaml", "id": "first", "status": "draft", "version": 1},
-        {"suite": "evals/review.yaml", "id": "second", "status": "in_review", "version": 1},
-    ]
+    assert response.json() == {
+        "items": [
+            {"suite": "evals/another.yaml", "id": "third", "status": "draft", "version": 1},
+            {"suite": "evals/review.yaml", "id": "first", "status": "draft", "version": 1},
+            {"suite": "evals/review.yaml", "id": "second", "status": "in_review", "version": 1},
+        ],
+        "total": 3,
+        "next": None,
+    }
 
 
 @pytest.mark.parametrize(
@@ -57,7 +61,8 @@ def test_filters_the_cases_by_suite_and_status(
 
     response = team.as_role("viewer").get("/workspaces/team-evals/cases", **query)
 
-    assert [item["id"] for item in response.json()] == ids
+    assert [item["id"] for item in response.json()["items"]] == ids
+    assert response.json()["total"] == len(ids)
 
 
 def test_an_unknown_suite_is_not_found(team: Team) -> None:
