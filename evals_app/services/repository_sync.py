@@ -43,18 +43,17 @@ def repository_of(workspace: Workspace) -> Path:
 
 
 def commit_tree(repository: Path, commit: str, folder: str) -> MappingTree:
-    """The files under `folder` of `commit` as a file tree (symbolic links left out)."""
-    entries = {
-        entry.name: entry
-        for entry in git_repository.list_files(repository, commit, folder)
-        if entry.mode != SYMBOLIC_LINK_MODE
-    }
+    """The files under `folder` of `commit` as a file tree; symbolic links and paths the path
+    rule refuses are left out, named (`MappingTree.left_out`)."""
+    listed = git_repository.list_files(repository, commit, folder)
+    entries = {entry.name: entry for entry in listed if entry.mode != SYMBOLIC_LINK_MODE}
+    links = [entry.name for entry in listed if entry.mode == SYMBOLIC_LINK_MODE]
 
     def load(paths: list[str]) -> dict[str, bytes]:
         blobs = git_repository.read_blobs(repository, [entries[path].object_id for path in paths])
         return {path: blobs[entries[path].object_id] for path in paths}
 
-    return MappingTree({path: entry.size or 0 for path, entry in entries.items()}, load)
+    return MappingTree({path: entry.size or 0 for path, entry in entries.items()}, load, links)
 
 
 def read_commit(workspace: Workspace, ref: str | None = None) -> tuple[str, Incoming]:
@@ -68,7 +67,7 @@ def read_commit(workspace: Workspace, ref: str | None = None) -> tuple[str, Inco
     found = discover_tree(tree, where=f"{workspace.repository_folder or '.'} at {commit[:12]}")
     if found.errors:
         raise ImportFailed(found.errors)
-    return commit, Incoming(found.eval_files, _stored_texts(found, tree))
+    return commit, Incoming(found.eval_files, _stored_texts(found, tree), skipped=tree.left_out())
 
 
 def sync_repository(
