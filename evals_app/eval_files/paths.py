@@ -25,6 +25,10 @@ GIT_NAME = re.compile(r"(\.git|git~1|\.gitmodules|gitmod~[1-4])[. ]*(:.*)?", re.
 # NTFS's fall-back short names of .gitmodules: up to six letters of "gi7eba", ~, digits.
 GITMODULES_SHORT_NAME = re.compile(r"(g|gi|gi7|gi7e|gi7eb|gi7eba)?~[1-9][0-9]*", re.I)
 NAME_ENDING = re.compile(r"[. ]*(:.*)?", re.S)
+# The code points HFS+ ignores in a name, as git's is_hfs_dotgit skips them.
+HFS_IGNORED = dict.fromkeys(
+    [0x200C, 0x200D, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF]
+)
 
 REQUIRED = "A path is required."
 TOO_LONG = f"A path can be at most {MAX_PATH_LENGTH} characters."
@@ -82,7 +86,8 @@ def check_path(path: str) -> str:
 
 def is_git_name(name: str) -> bool:
     """Whether git reads the file or folder name `name` as `.git` or `.gitmodules` on some
-    file system (HFS+ also ignores invisible characters, which `check_path` refuses)."""
+    file system (HFS+ ignores some invisible characters, which `check_path` also refuses)."""
+    name = name.translate(HFS_IGNORED)
     if GIT_NAME.fullmatch(name):
         return True
     short, ending = name[:8], name[8:]
