@@ -39,7 +39,7 @@ ABSOLUTE = "The path must be relative to the workspace root."
 SPACES = "A path cannot start or end with a space, nor can a folder or file name."
 DOTS = "The path cannot contain . or .. folders."
 EMPTY_NAME = "The path has an empty folder name (// or a trailing /)."
-GIT_FOLDER = "A path cannot use git's own names (.git in any spelling, .gitmodules)."
+GIT_FOLDER = "A path cannot use a name git keeps for itself (.git in any spelling, .gitmodules)."
 NAME_TOO_LONG = f"A folder or file name can be at most {MAX_NAME_BYTES} bytes of UTF-8."
 
 
