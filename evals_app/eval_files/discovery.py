@@ -38,8 +38,9 @@ class FoundEvalFile:
 
 @dataclass
 class Discovery:
-    """What a folder holds for an import: eval files, config texts, and the skipped YAML files
-    with their reasons; `errors` are what refuses the import."""
+    """What a folder holds for an import: eval files, config texts, and the files skipped
+    (YAML files that are no eval files, paths the path rule refuses, a commit's links) with
+    their reasons; `errors` are what refuses the import."""
 
     eval_files: list[FoundEvalFile] = field(default_factory=list)
     configs: dict[str, bytes] = field(default_factory=dict)
