@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from tests.factories import admin
+from tests.git_repositories import MADE
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 EXAMPLES = REPOSITORY / "examples"
@@ -49,3 +51,19 @@ def signed_in(client: Client, db: None) -> Client:
 def fast_password_hashing(settings: Any) -> None:
     """Tests create many accounts; the production hasher is deliberately slow."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def repositories_pass_git_fsck() -> Iterator[None]:
+    """Every repository a test made is clean for `git fsck --strict` after it (issue 19): every
+    publish in the suite is checked. A test that crafts a broken tree on purpose says so
+    (`Repository.commit_raw`)."""
+    before = len(MADE)
+    yield
+    made = MADE[before:]
+    del MADE[before:]
+    for repository in made:
+        if repository.broken_on_purpose or not (repository.path / ".git").exists():
+            continue
+        problems = repository.fsck_problems()
+        assert not problems, f"git fsck --strict in {repository.path}:\n{problems}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from evals_app.models import Workspace
 from evals_app.services.importing import import_workspace
@@ -14,6 +15,8 @@ class Repository:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        # Set by `commit_raw`, whose trees may be what `git fsck` refuses on purpose.
+        self.broken_on_purpose = False
 
     def git(self, *arguments: str) -> str:
         """Run git in the work tree; its standard output."""
@@ -45,11 +48,75 @@ class Repository:
     def show(self, ref: str, relative: str) -> str:
         return self.git("show", f"{ref}:{relative}")
 
+    def mode(self, ref: str, relative: str) -> str:
+        """The mode of the file at `relative` in `ref` (100644, 100755, 120000, …)."""
+        return self.git("ls-tree", ref, "--", relative).split(" ", 1)[0]
+
+    def fsck_problems(self) -> str:
+        """What `git fsck --strict` finds wrong in every object of the repository ("": none)."""
+        result = subprocess.run(
+            ["git", "-C", str(self.path), "fsck", "--strict", "--no-dangling", "--no-progress"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        problems = [line for line in result.stderr.splitlines() if line.startswith("error")]
+        return "\n".join(problems) or ("" if result.returncode == 0 else result.stderr)
+
+    def commit_raw(self, files: dict[bytes, bytes], message: str = "crafted") -> str:
+        """Commit `files` (path bytes, split at /, to contents) over HEAD's tree, built with
+        `git mktree` so that paths `git add` refuses (`evals/../x.yaml`) can be made."""
+        self.broken_on_purpose = True
+        listing = self._raw("ls-tree", "-r", "-z", "HEAD").split(b"\0")
+        tree: dict[bytes, Any] = {}
+        for record in filter(None, listing):
+            meta, _, path = record.partition(b"\t")
+            mode, _, object_id = meta.decode().split()
+            _place(tree, path.split(b"/"), (mode.encode(), object_id.encode()))
+        for path, content in files.items():
+            blob = self._raw("hash-object", "-w", "--stdin", input_bytes=content).strip()
+            _place(tree, path.split(b"/"), (b"100644", blob))
+        top = self._mktree(tree)
+        commit = self._raw("commit-tree", top.decode(), "-p", "HEAD", "-m", message)
+        self.git("update-ref", "HEAD", commit.decode().strip())
+        return self.head()
+
+    def _mktree(self, tree: dict[bytes, Any]) -> bytes:
+        listing = b""
+        for name, value in tree.items():
+            if isinstance(value, dict):
+                listing += b"040000 tree " + self._mktree(value) + b"\t" + name + b"\0"
+            else:
+                mode, object_id = value
+                kind = b"commit" if mode == b"160000" else b"blob"
+                listing += mode + b" " + kind + b" " + object_id + b"\t" + name + b"\0"
+        return self._raw("mktree", "-z", input_bytes=listing).strip()
+
+    def _raw(self, *arguments: str, input_bytes: bytes | None = None) -> bytes:
+        return subprocess.run(
+            ["git", "-C", str(self.path), *arguments],
+            input=input_bytes,
+            check=True,
+            capture_output=True,
+        ).stdout
+
+
+def _place(tree: dict[bytes, Any], parts: list[bytes], entry: tuple[bytes, bytes]) -> None:
+    for part in parts[:-1]:
+        tree = tree.setdefault(part, {})
+    tree[parts[-1]] = entry
+
+
+# Every repository made by `repository`, for the fixture that runs `git fsck` after each test
+# (tests/conftest.py).
+MADE: list[Repository] = []
+
 
 def repository(folder: Path) -> Repository:
     """An empty repository on branch `main` with a committer configured."""
     folder.mkdir(parents=True, exist_ok=True)
     made = Repository(folder)
+    MADE.append(made)
     made.git("init", "-q", "-b", "main")
     made.git("config", "user.name", "Repo Owner")
     made.git("config", "user.email", "owner@example.com")

@@ -20,6 +20,7 @@ from .dialects import (
 )
 from .errors import EvalFileError
 from .file_trees import TOO_LARGE, YAML_SUFFIXES, DirectoryTree, FileTree
+from .paths import PathError, check_path, shown
 from .reading import EvalFileContents, format_of_path, read_eval_document, read_eval_file
 from .yaml_loader import load_yaml
 
@@ -37,8 +38,9 @@ class FoundEvalFile:
 
 @dataclass
 class Discovery:
-    """What a folder holds for an import: eval files, config texts, and the skipped YAML files
-    with their reasons; `errors` are what refuses the import."""
+    """What a folder holds for an import: eval files, config texts, and the files skipped
+    (YAML files that are no eval files, paths the path rule refuses, a commit's links) with
+    their reasons; `errors` are what refuses the import."""
 
     eval_files: list[FoundEvalFile] = field(default_factory=list)
     configs: dict[str, bytes] = field(default_factory=dict)
@@ -73,6 +75,14 @@ def discover_tree(tree: FileTree, single_file: str | None = None, where: str = "
             found.configs[path] = tree.read(path)
         except (EvalFileError, OSError):
             continue  # an unreadable config counts as absent, as it always has
+    # A file whose path the app cannot store or write back is skipped, named (docs/sync.md).
+    found.skipped.extend(tree.left_out())
+    if single_file is not None:
+        try:
+            check_path(single_file)
+        except PathError as error:
+            found.errors.append(EvalFileError(error.message, file=shown(single_file)))
+            return found
     for candidate in candidates:
         _read_candidate(tree, candidate, found, forced=single_file is not None)
     _follow_references(tree, found)
@@ -165,6 +175,10 @@ def _reference_problem(tree: FileTree, path: str, target: str) -> str | None:
         return "a glob of case files is kept as written, but its files are not imported"
     if path.startswith("../") or path == "..":
         return "the file is outside the workspace; the reference is kept as written"
+    try:
+        check_path(path)
+    except PathError as error:
+        return f"{error.message} The reference is kept as written"
     if not tree.is_file(path):
         return "no such file in the workspace; the reference is kept as written"
     if format_of_path(path) == "yaml" and not path.endswith(YAML_SUFFIXES):

@@ -14,12 +14,15 @@ from typing import Protocol
 from ..formatting.workspace_files import UndecodableFileError
 from .dialects import IGNORED_FOLDERS
 from .errors import EvalFileError
+from .paths import PathError, check_path, shown
 from .yaml_loader import MAX_BYTES
 
 YAML_SUFFIXES = (".yaml", ".yml")
 CONFIG_NAME = ".agentv/config.yaml"
 OUTSIDE_LINK = "is a symbolic link to a file outside the workspace; it is not read"
 TOO_LARGE = f"file is larger than the limit of {MAX_BYTES // 2**20} MiB"
+SYMBOLIC_LINK = "symbolic link: not read"
+LeftOut = tuple[str, str]  # a file not read, as it can be shown, and why
 
 
 class FileTree(Protocol):
@@ -41,9 +44,22 @@ class FileTree(Protocol):
         """Whether a regular file inside the workspace is at `path`."""
         ...
 
+    def left_out(self) -> list[LeftOut]:
+        """The files listed so far that are never read: a path the path rule refuses
+        (eval_files/paths.py), a symbolic link of a commit; each with why."""
+        ...
+
 
 def _ignored(path: str, folders: Iterable[str] = IGNORED_FOLDERS) -> bool:
     return any(part in folders for part in path.split("/")[:-1])
+
+
+def _path_problem(path: str) -> str | None:
+    try:
+        check_path(path)
+    except PathError as error:
+        return error.message
+    return None
 
 
 def _is_config(path: str) -> bool:
@@ -58,6 +74,7 @@ class DirectoryTree:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self._resolved_folders: dict[Path, Path] = {}
+        self._left_out: dict[str, str] = {}
 
     def yaml_paths(self) -> list[str]:
         found = []
@@ -65,17 +82,30 @@ class DirectoryTree:
             relative = candidate.relative_to(self.root).as_posix()
             if candidate.suffix in YAML_SUFFIXES and not _ignored(relative) and candidate.is_file():
                 found.append(relative)
-        return sorted(found)
+        return sorted(self._allowed(found))
 
     def config_paths(self) -> list[str]:
-        return [
+        return self._allowed(
             relative
             for candidate in self.root.rglob(CONFIG_NAME)
             if _is_config(relative := candidate.relative_to(self.root).as_posix())
             and candidate.is_file()
             and self._inside(candidate)
             and candidate.stat().st_size <= MAX_BYTES
-        ]
+        )
+
+    def left_out(self) -> list[LeftOut]:
+        return sorted(self._left_out.items())
+
+    def _allowed(self, paths: Iterable[str]) -> list[str]:
+        allowed = []
+        for path in paths:
+            problem = _path_problem(path)
+            if problem is None:
+                allowed.append(path)
+            else:
+                self._left_out[shown(path)] = problem
+        return allowed
 
     def read(self, path: str) -> bytes:
         candidate = self.root / path
@@ -104,16 +134,32 @@ class DirectoryTree:
 class MappingTree:
     """The files of a snapshot (a git commit): path → size, read in one batch when first needed.
 
-    `load` reads many paths at once (one `git cat-file --batch`); symbolic links of the
-    snapshot are not listed, so none is ever followed. It is also a formatting FileSource.
+    `load` reads many paths at once (one `git cat-file --batch`). A path the path rule refuses
+    is not listed, and the caller leaves out the snapshot's symbolic links (`links`), so none
+    is ever followed; both are `left_out` unless in an ignored folder. It is also a formatting
+    FileSource.
     """
 
     def __init__(
-        self, sizes: Mapping[str, int], load: Callable[[list[str]], dict[str, bytes]]
+        self,
+        sizes: Mapping[str, int],
+        load: Callable[[list[str]], dict[str, bytes]],
+        links: Iterable[str] = (),
     ) -> None:
-        self._sizes = dict(sizes)
+        self._sizes: dict[str, int] = {}
+        self._left_out: list[LeftOut] = [(shown(path), SYMBOLIC_LINK) for path in links]
+        for path, size in sizes.items():
+            problem = _path_problem(path)
+            if problem is None:
+                self._sizes[path] = size
+            else:
+                self._left_out.append((shown(path), problem))
+        self._left_out = sorted(item for item in self._left_out if not _ignored(item[0]))
         self._load = load
         self._contents: dict[str, bytes] = {}
+
+    def left_out(self) -> list[LeftOut]:
+        return list(self._left_out)
 
     def paths(self) -> list[str]:
         """Every file of the snapshot, sorted."""

@@ -14,9 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from ..eval_files.paths import shown, tree_entry_problem
+
 GIT = "git"
 TREE_MODE = "040000"
 FILE_MODE = "100644"
+# Blob modes whose content is a file's text; a symbolic link's (120000) is its target.
+TEXT_FILE_MODES = frozenset({FILE_MODE, "100755"})
 FALLBACK_IDENTITY = ("agentv-web", "agentv-web@localhost")
 # Variables that would point git at another repository, index or work tree than the one named.
 _LOCATION_VARIABLES = {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"}
@@ -257,27 +261,38 @@ def read_tree(repository: Path, tree: str) -> list[TreeEntry]:
     return entries
 
 
-def write_tree(repository: Path, base_tree: str | None, changes: dict[str, str | None]) -> str:
+def write_tree(
+    repository: Path, base_tree: str | None, changes: dict[str, str | None], folder: str = ""
+) -> str:
     """A tree like `base_tree` with each path of `changes` set to a blob id (None: removed).
 
     Only the trees on the way to a changed path are written again (`git mktree`); every other
-    subtree keeps its id. Folders left empty disappear, as git has no empty folders.
+    subtree keeps its id, and a changed file keeps its mode (100755 stays executable). Folders
+    left empty disappear, as git has no empty folders. Raises GitError, having written no
+    tree, for a name git could not check out (`..`, `.git`, …; eval_files/paths.py) and for
+    a path where the base has a symbolic link or a submodule, which app text never replaces.
     """
+    _check_names(changes, folder)
     entries = {entry.name: entry for entry in read_tree(repository, base_tree)} if base_tree else {}
     nested: dict[str, dict[str, str | None]] = {}
     for path, blob in changes.items():
         head, slash, rest = path.partition("/")
+        existing = entries.get(head)
         if slash:
             nested.setdefault(head, {})[rest] = blob
         elif blob is None:
             entries.pop(head, None)
+        elif existing is None or existing.kind == "tree":
+            entries[head] = TreeEntry(FILE_MODE, "blob", blob, head)
         else:
-            mode = entries[head].mode if head in entries and entries[head].kind == "blob" else None
-            entries[head] = TreeEntry(mode or FILE_MODE, "blob", blob, head)
+            _check_text_file(existing, folder)
+            entries[head] = TreeEntry(existing.mode, "blob", blob, head)
     for name, inner in nested.items():
         existing = entries.get(name)
+        if existing is not None and existing.kind != "tree":
+            _check_text_file(existing, folder)  # a file that becomes a folder, not a link
         subtree = existing.object_id if existing is not None and existing.kind == "tree" else None
-        written = write_tree(repository, subtree, inner)
+        written = write_tree(repository, subtree, inner, f"{folder}{name}/")
         if _is_empty_tree(repository, written):
             entries.pop(name, None)
         else:
@@ -287,6 +302,24 @@ def write_tree(repository: Path, base_tree: str | None, changes: dict[str, str |
         for entry in entries.values()
     )
     return _git(repository, "mktree", "-z", input_bytes=listing).stdout.decode("ascii").strip()
+
+
+def _check_names(changes: dict[str, str | None], folder: str) -> None:
+    """Raise GitError when a name on the way to a changed path cannot be a tree entry."""
+    for path in changes:
+        for name in path.split("/"):
+            problem = tree_entry_problem(name)
+            if problem is not None:
+                raise GitError(f"{shown(folder + path)}: not written to git, {problem}")
+
+
+def _check_text_file(existing: TreeEntry, folder: str) -> None:
+    if existing.mode not in TEXT_FILE_MODES:
+        what = "submodule" if existing.kind == "commit" else "symbolic link"
+        raise GitError(
+            f"{shown(folder + existing.name)} is a {what} in the repository; the app never "
+            "replaces it with its own text"
+        )
 
 
 def _name_bytes(name: str) -> bytes:

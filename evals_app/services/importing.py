@@ -16,7 +16,9 @@ from django.utils.text import slugify
 from ..eval_files.configs import Config, patterns_for, read_config
 from ..eval_files.discovery import Discovery, FoundEvalFile, discover
 from ..eval_files.errors import EvalFileError
+from ..eval_files.file_trees import SYMBOLIC_LINK
 from ..eval_files.json_text import encode_json
+from ..eval_files.paths import PathError, check_path, shown
 from ..formatting.workspace_files import DirectoryFiles
 from ..models import Case, Suite, Workspace, WorkspaceFile
 from . import git_repository
@@ -82,7 +84,15 @@ def import_workspace(
     found = discover(root, path.resolve() if path.is_file() else None)
     if found.errors:
         raise ImportFailed(found.errors)
+    location = git_repository.locate(root) if link else None
     summary = ImportSummary(workspace=Workspace(name=name or root.name), skipped=found.skipped)
+    if location is not None:
+        # A repository's symbolic link is not a file the app can edit and publish (issue 19).
+        found.eval_files = [
+            eval_file
+            for eval_file in found.eval_files
+            if not _skipped_link(root, eval_file.path, summary)
+        ]
     configs, stored = _configs(found, summary)
     files = DirectoryFiles(root)
     headers = {eval_file.path: eval_file.contents.header for eval_file in found.eval_files}
@@ -90,10 +100,10 @@ def import_workspace(
         _format_file(eval_file, files, configs, stored, summary, headers)
         for eval_file in found.eval_files
     ]
+    stored = _storable(stored, summary, root if location is not None else None)
     # These formattings read the folder; they are what the suite page shows for the stored
     # files only if every file they read is stored and nothing else can be found there.
     exact = not files.undecodable and files.found_paths() <= stored.keys()
-    location = git_repository.locate(root) if link else None
     summary.suites = len(found.eval_files)
     summary.cases = sum(len(eval_file.contents.cases) for eval_file in found.eval_files)
     summary.files = len(stored)
@@ -115,6 +125,33 @@ def import_workspace(
         if location is not None and not dry_run:
             _link(summary.workspace, location)
     return summary
+
+
+def _storable(
+    texts: dict[str, str], summary: ImportSummary, links_in: Path | None
+) -> dict[str, str]:
+    """The files to store: those whose paths the path rule allows (eval_files/paths.py) and,
+    in a folder of a repository (`links_in`), that are no symbolic links; the others are
+    skipped, named."""
+    kept: dict[str, str] = {}
+    for path, text in texts.items():
+        try:
+            check_path(path)
+        except PathError as error:
+            summary.skipped.append((shown(path), error.message))
+            continue
+        if links_in is None or not _skipped_link(links_in, path, summary):
+            kept[path] = text
+    return kept
+
+
+def _skipped_link(root: Path, path: str, summary: ImportSummary) -> bool:
+    """Whether `path`, or a folder on the way to it, is a symbolic link (then noted skipped)."""
+    parts = path.split("/")
+    if any(root.joinpath(*parts[:end]).is_symlink() for end in range(1, len(parts) + 1)):
+        summary.skipped.append((path, SYMBOLIC_LINK))
+        return True
+    return False
 
 
 def _link(workspace: Workspace, location: git_repository.WorkTreeLocation) -> None:

@@ -49,8 +49,9 @@ class SkippedFile:
     size: int
     limit: int
 
-    def __str__(self) -> str:
-        return f"{self.path} ({self.size} bytes, over the limit of {self.limit} bytes per file)"
+    @property
+    def why(self) -> str:
+        return f"{self.size} bytes, over the limit of {self.limit} bytes per file"
 
 
 def repository_of(workspace: Workspace) -> Path:
@@ -63,7 +64,8 @@ def repository_of(workspace: Workspace) -> Path:
 def commit_tree(
     repository: Path, commit: str, folder: str, skipped: list[SkippedFile] | None = None
 ) -> MappingTree:
-    """The files under `folder` of `commit` as a file tree (symbolic links left out).
+    """The files under `folder` of `commit` as a file tree; symbolic links and paths the path
+    rule refuses are left out, named (`MappingTree.left_out`).
 
     A file larger than AGENTV_REPOSITORY_FILE_MAX_BYTES is left out too (a YAML file or a
     config is added to `skipped`); when the YAML files and configs, read first, add up to more
@@ -73,7 +75,9 @@ def commit_tree(
     file_limit = min(settings.AGENTV_REPOSITORY_FILE_MAX_BYTES, MAX_BYTES)
     total_limit = settings.AGENTV_REPOSITORY_READ_MAX_BYTES
     entries: dict[str, git_repository.TreeEntry] = {}
-    for entry in git_repository.list_files(repository, commit, folder):
+    listed = git_repository.list_files(repository, commit, folder)
+    links = [entry.name for entry in listed if entry.mode == SYMBOLIC_LINK_MODE]
+    for entry in listed:
         if entry.mode == SYMBOLIC_LINK_MODE:
             continue
         size = entry.size or 0
@@ -102,7 +106,7 @@ def commit_tree(
         budget[0] -= sum(len(content) for content in blobs.values())
         return {path: blobs[entries[path].object_id] for path in paths}
 
-    return MappingTree({path: entry.size or 0 for path, entry in entries.items()}, load)
+    return MappingTree({path: entry.size or 0 for path, entry in entries.items()}, load, links)
 
 
 def _read_first(path: str) -> bool:
@@ -110,11 +114,9 @@ def _read_first(path: str) -> bool:
     return path.endswith(YAML_SUFFIXES) or path.endswith(CONFIG_NAME)
 
 
-def read_commit(
-    workspace: Workspace, ref: str | None = None, skipped: list[SkippedFile] | None = None
-) -> tuple[str, Incoming]:
+def read_commit(workspace: Workspace, ref: str | None = None) -> tuple[str, Incoming]:
     """The commit `ref` names (default: the tip of the linked branch) and the workspace files
-    it holds; files over the size limit go to `skipped` and are not read.
+    it holds; files over the size limit are named in its `skipped` and not read.
 
     Raises NotLinked, GitError, or ImportFailed when an eval file of the commit is refused.
     """
@@ -125,11 +127,10 @@ def read_commit(
     found = discover_tree(tree, where=f"{workspace.repository_folder or '.'} at {commit[:12]}")
     if found.errors:
         raise ImportFailed(found.errors)
-    if skipped is not None:
-        skipped.extend(over_limit)
     unread = frozenset(file.path for file in over_limit)
+    skipped = tree.left_out() + [(file.path, file.why) for file in over_limit]
     texts = _stored_texts(found, tree, suite_profiles(workspace))
-    return commit, Incoming(found.eval_files, texts, unread=unread)
+    return commit, Incoming(found.eval_files, texts, unread=unread, skipped=skipped)
 
 
 def followed_commit(workspace: Workspace) -> str:
@@ -172,8 +173,7 @@ def sync_repository(
     pending_publish.settle(workspace)
     if checked is not None:
         ref = _still_checked(workspace, checked)
-    skipped: list[SkippedFile] = []
-    commit, incoming = read_commit(workspace, ref, skipped)
+    commit, incoming = read_commit(workspace, ref)
     origin = f"the repository at {commit[:12]}"
     with transaction.atomic():
         report = sync_workspace_files(workspace, incoming, origin, dry_run=dry_run, actor=actor)
@@ -182,7 +182,6 @@ def sync_repository(
             workspace.base_commit = commit
             detail = f"{len(report.conflicts)} conflicts" if report.conflicts else ""
             record_activity(workspace, actor, ActivityRecord.Action.SYNCED, commit[:12], detail)
-    report.skipped = [str(file) for file in skipped]
     return commit, report
 
 

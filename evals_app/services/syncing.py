@@ -53,14 +53,16 @@ class Incoming:
     """What the files hold: the eval files read, and the texts of configs and referenced files.
 
     `complete` says the files are the whole workspace (a suite missing from them was removed);
-    a single eval file is not. `unread` are paths left unread (over the size limit): a suite
-    there is not removed.
+    a single eval file is not. `skipped` names the files never read, with why (a symbolic link,
+    a path the path rule refuses, a file over the size limit); `unread` are those a suite
+    may be at (over the size limit), which is then not removed.
     """
 
     eval_files: list[FoundEvalFile]
     file_texts: dict[str, str]
     complete: bool = True
     unread: frozenset[str] = frozenset()
+    skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -76,7 +78,7 @@ class SyncReport:
     suites_added: list[str] = field(default_factory=list)
     suites_removed: list[str] = field(default_factory=list)
     files_changed: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # files not read, and why
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, why), never read
 
     def add(self, outcome: CaseOutcome) -> None:
         self.counts[outcome.kind] += 1
@@ -103,7 +105,7 @@ class SyncReport:
         lines += [f"conflict: {o.suite_path} {o.case_id}" for o in self.conflicts]
         lines += [f"conflict: {path} (file header)" for path in self.suite_conflicts]
         lines += [f"conflict: {path} (file)" for path in self.file_conflicts]
-        lines += [f"skipped: {file}" for file in self.skipped]
+        lines += [f"skipped: {path}: {why}" for path, why in self.skipped]
         return lines
 
 
@@ -121,7 +123,7 @@ def sync_workspace_files(
     says where the files come from in revisions and the activity feed ("the repository at
     COMMIT", "the files").
     """
-    report = SyncReport(origin=origin, dry_run=dry_run)
+    report = SyncReport(origin=origin, dry_run=dry_run, skipped=list(incoming.skipped))
     with transaction.atomic():
         Workspace.objects.select_for_update().get(pk=workspace.pk)
         writer = _Writer(workspace, report, actor, dry_run)

@@ -7,18 +7,12 @@ clash with another file or folder; eval files never live in a `.agentv/` folder.
 
 from __future__ import annotations
 
-import unicodedata
-
 from django.db.models import Q
 
 from ..eval_files.dialects import IGNORED_FOLDERS
 from ..eval_files.discovery import YAML_SUFFIXES
+from ..eval_files.paths import PathError, check_path
 from ..models import Suite, Workspace, WorkspaceFile
-
-MAX_PATH_LENGTH = 1000  # the max_length of WorkspaceFile.path and Suite.path
-# Control characters, invisible format characters (bidirectional overrides can make a path
-# read differently from what it is) and line or paragraph separators.
-REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 class WorkspacePathError(Exception):
@@ -33,32 +27,16 @@ class WorkspacePathError(Exception):
 def clean_path(raw: str) -> str:
     """`raw`, if it is a POSIX path relative to the workspace root that can be stored as typed.
 
-    Raises WorkspacePathError saying what is wrong otherwise. Spaces around the path or around
-    a folder name are refused rather than dropped: the stored path must be the one typed.
+    Raises WorkspacePathError saying what is wrong otherwise (the path rule of
+    eval_files/paths.py, which every door uses).
     """
     path = raw
     if not path.strip():
         raise WorkspacePathError("A path is required, e.g. prompts/review.instructions.md.", path)
-    if len(path) > MAX_PATH_LENGTH:
-        raise WorkspacePathError(f"A path can be at most {MAX_PATH_LENGTH} characters.", path)
-    if "\\" in path:
-        raise WorkspacePathError("Separate folders with / (a POSIX path), not \\.", path)
-    if any(unicodedata.category(char) in REFUSED_CATEGORIES for char in path):
-        raise WorkspacePathError(
-            "A path cannot contain control characters or invisible formatting characters.", path
-        )
-    if path.startswith("/"):
-        raise WorkspacePathError("The path must be relative to the workspace root.", path)
-    if any(segment != segment.strip() for segment in path.split("/")):
-        raise WorkspacePathError(
-            "A path cannot start or end with a space, nor can a folder or file name.", path
-        )
-    segments = path.split("/")
-    if ".." in segments or "." in segments:
-        raise WorkspacePathError("The path cannot contain . or .. folders.", path)
-    if "" in segments:
-        raise WorkspacePathError("The path has an empty folder name (// or a trailing /).", path)
-    return path
+    try:
+        return check_path(path)  # the one path rule (eval_files/paths.py)
+    except PathError as error:
+        raise WorkspacePathError(error.message, path) from None
 
 
 def clean_eval_path(raw: str) -> str:

@@ -1,5 +1,6 @@
 """Unpacking an uploaded .zip of a workspace folder into a temporary folder, refusing what is
-unsafe: paths that leave the folder, links, and archives that expand beyond the limits.
+unsafe: paths that leave the folder or that the path rule refuses (eval_files/paths.py), links,
+and archives that expand beyond the limits.
 
 Every size is checked twice: the sizes the archive declares, before anything is written, and
 the bytes actually decompressed, while writing, since a crafted archive can declare less than
@@ -17,11 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from ..eval_files.paths import PathError, check_path, shown
 from ..eval_files.yaml_loader import MAX_BYTES
 
 CHUNK_BYTES = 64 * 1024
 # Folders that archivers add beside the real content (macOS keeps resource forks there).
 IGNORED_TOP_FOLDERS = frozenset({"__MACOSX"})
+GIT_FOLDER = ".git"
 WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:")
 
 
@@ -88,12 +91,17 @@ def _checked_members(
         parts = _safe_parts(info)
         if info.is_dir() or not parts or parts[0] in IGNORED_TOP_FOLDERS:
             continue
+        if GIT_FOLDER in parts[:-1]:
+            continue  # a zipped checkout's repository, which an import never reads
+        try:
+            key = check_path("/".join(parts))  # the one path rule (eval_files/paths.py)
+        except PathError as error:
+            raise ZipRefused(error.message, shown(info.filename)) from None
         if info.file_size > limits.file_bytes:
             raise ZipRefused(
                 f"it is {info.file_size:,} bytes; a file may be at most {limits.file_bytes:,}.",
                 info.filename,
             )
-        key = "/".join(parts)
         if key in seen:
             raise ZipRefused("it appears twice in the .zip.", info.filename)
         seen.add(key)

@@ -15,7 +15,6 @@ from django.db import transaction
 from ..models import ActivityRecord, Membership, Workspace
 from .activity import record_activity
 from .importing import ImportFailed, ImportSummary, import_workspace
-from .workspace_paths import MAX_PATH_LENGTH
 from .workspaces import WorkspaceNameError, clean_workspace_name, name_taken
 from .zip_extraction import ZipLimits, ZipRefused, extract_zip
 
@@ -56,7 +55,6 @@ def import_zip(
             root = extract_zip(upload, scratch, limits or zip_limits())
         except ZipRefused as refusal:
             raise ZipImportFailed([str(refusal)]) from None
-        _check_path_lengths(root)
         name = name.strip() or (root.name if root != scratch else fallback_name)
         with transaction.atomic():
             existing = Workspace.objects.filter(name=name).first()
@@ -87,20 +85,6 @@ def import_zip(
                 action = ActivityRecord.Action.SUITE_IMPORTED
                 record_activity(workspace, importer, action, suite.path, suite=suite)
     return summary
-
-
-def _check_path_lengths(root: Path) -> None:
-    """Refuse a file whose path in the workspace is longer than the database stores (a path
-    column holds MAX_PATH_LENGTH characters; PostgreSQL refuses more, SQLite would not)."""
-    for path in sorted(root.rglob("*")):
-        relative = path.relative_to(root).as_posix()
-        if len(relative) > MAX_PATH_LENGTH and path.is_file():
-            raise ZipImportFailed(
-                [
-                    f"{relative[:60]}…: its path is {len(relative):,} characters long; "
-                    f"a path can be at most {MAX_PATH_LENGTH:,} characters."
-                ]
-            )
 
 
 def _without_folder(message: str, root: Path) -> str:

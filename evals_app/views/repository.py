@@ -71,8 +71,8 @@ def repository_sync(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     messages.success(request, f"Synced with {commit[:12]}: {counts}.")
     for outcome in report.conflicts:
         messages.warning(request, f"Conflict: {outcome.suite_path} {outcome.case_id}")
-    for skipped in report.skipped:
-        messages.warning(request, f"Not read: {skipped}")
+    for path, why in report.skipped:
+        messages.warning(request, f"Skipped {path}: {why}")
     return redirect(workspace)
 
 

@@ -54,7 +54,7 @@ def test_a_file_over_the_limit_for_one_file_is_skipped_with_its_size_and_the_lim
 
     call_command("sync_evals", "--workspace", "team", stdout=out)
 
-    assert f"skipped: {BIG} (6000 bytes, over the limit of 5000 bytes per file)" in out.getvalue()
+    assert f"skipped: {BIG}: 6000 bytes, over the limit of 5000 bytes per file" in out.getvalue()
     assert Case.objects.get(case_id="one").document["input"] == "First, newer?"
     # Not read is not removed: the suite and its case stay as they were.
     assert Suite.objects.filter(workspace=workspace, path=BIG).exists()
@@ -70,7 +70,7 @@ def test_the_check_page_lists_a_skipped_file(
     response = admin_client.get(reverse("repository_check", args=[workspace.slug]))
 
     assert response.status_code == 200
-    assert f"Not read: {BIG} (6000 bytes, over the limit of 5000 bytes per file)" in (
+    assert f"Skipped <code>{BIG}</code>: 6000 bytes, over the limit of 5000 bytes per file" in (
         response.content.decode()
     )
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from evals_app.eval_files.paths import shown
 from evals_app.services.zip_extraction import ZipLimits, ZipRefused, extract_zip
 from tests.factories import zip_archive
 
@@ -214,3 +215,42 @@ def test_a_file_where_another_entry_needs_a_folder_is_refused(tmp_path: Path) ->
 
     assert refused.value.entry == "evals/a.yaml"
     assert "clashes" in refused.value.message
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        pytest.param("evals/cases\u202eLMY.yaml", "invisible formatting", id="bidi override L5"),
+        pytest.param("evals/zero\u200bwidth.yaml", "invisible formatting", id="zero width"),
+        pytest.param("evals/line\u2028break.yaml", "invisible formatting", id="line separator"),
+        pytest.param(".GIT/config", "a name git keeps for itself", id="dotgit in capitals"),
+        pytest.param("evals/git~1/hooks/x", "a name git keeps for itself", id="dotgit short name"),
+        pytest.param(".gitmodules", "a name git keeps for itself", id="gitmodules"),
+        pytest.param("evals/" + "n" * 256 + ".yaml", "255 bytes", id="long name"),
+        pytest.param("/".join(["folder"] * 150) + "/x.md", "1000 characters", id="long path"),
+    ],
+)
+def test_an_entry_the_path_rule_refuses_is_refused_by_name(
+    tmp_path: Path, name: str, reason: str
+) -> None:
+    with pytest.raises(ZipRefused) as refused:
+        extract(with_entry(zipfile.ZipInfo(name)), tmp_path, ZipLimits())
+
+    assert refused.value.entry == shown(name)
+    assert reason in refused.value.message
+    assert not (tmp_path / "evals").exists()
+
+
+def test_a_refused_entry_is_named_with_its_invisible_characters_escaped(tmp_path: Path) -> None:
+    with pytest.raises(ZipRefused) as refused:
+        extract(with_entry(zipfile.ZipInfo("evals/cases\u202eLMY.yaml")), tmp_path)
+
+    assert str(refused.value).startswith("evals/cases\\u202eLMY.yaml: ")
+    assert "\u202e" not in str(refused.value)
+
+
+def test_the_repository_folder_of_a_zipped_checkout_is_left_out(tmp_path: Path) -> None:
+    data = zip_archive({"repo/evals/a.yaml": "x", "repo/.git/config": "[core]\n"})
+
+    assert extract(data, tmp_path) == tmp_path / "repo"
+    assert not (tmp_path / "repo" / ".git").exists()
