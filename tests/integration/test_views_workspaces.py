@@ -226,6 +226,50 @@ def test_refused_patterns_stay_in_the_text_box_to_be_fixed(
     )
 
 
+@pytest.mark.parametrize(
+    "config",
+    [
+        pytest.param("../../x/.agentv/config.yaml", id="outside the workspace"),
+        pytest.param("/tmp/x/.agentv/config.yaml", id="absolute"),
+        pytest.param("evals/.agentv/config.yaml", id="a config that does not exist"),
+        pytest.param("prompts/review.instructions.md", id="a file that is not a config"),
+        pytest.param("x/../.agentv/config.yaml", id="not normalised"),
+    ],
+)
+def test_patterns_for_a_config_the_page_does_not_offer_are_refused_and_nothing_is_written(
+    signed_in: Client, team: Workspace, config: str
+) -> None:
+    files_before = dict(team.files.values_list("path", "text"))
+    records_before = team.activity.count()
+
+    response = signed_in.post(
+        page("workspace_patterns", team), {"config": config, "patterns": "docs/*.md"}
+    )
+
+    assert response.status_code == 400
+    assert "is not one of this workspace&#x27;s .agentv/config.yaml files" in (
+        response.content.decode()
+    )
+    assert dict(team.files.values_list("path", "text")) == files_before
+    assert team.activity.count() == records_before
+
+
+def test_patterns_are_saved_in_an_existing_config_below_the_root(
+    signed_in: Client, team: Workspace
+) -> None:
+    config = "evals/.agentv/config.yaml"
+    factories.workspace_file(
+        team, config, "$schema: agentv-config-v2\nguideline_patterns: ['a/*.md']\n"
+    )
+
+    response = signed_in.post(
+        page("workspace_patterns", team), {"config": config, "patterns": "b/*.md"}
+    )
+
+    assert response.status_code == 302
+    assert "- b/*.md" in team.files.get(path=config).text
+
+
 @pytest.mark.parametrize("name", ["suite_create", "workspace_patterns"])
 def test_workspace_changes_only_accept_post(signed_in: Client, team: Workspace, name: str) -> None:
     assert signed_in.get(page(name, team)).status_code == 405
