@@ -7,7 +7,7 @@ config's guideline patterns rewrites that file, keeping its other keys.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,11 @@ from ..eval_files.dialects import CONFIG_PATH, CONFIG_SCHEMA, DEFAULT_GUIDELINE_
 from ..eval_files.errors import EvalFileError
 from ..eval_files.yaml_dumper import dump_yaml
 from ..eval_files.yaml_loader import load_yaml
-from ..formatting.guideline_patterns import compile_patterns
+from ..formatting.guideline_patterns import (
+    PatternLimitError,
+    check_pattern_limits,
+    compile_patterns,
+)
 from ..models import ActivityRecord, Workspace, WorkspaceFile
 from .activity import record_activity
 from .case_summaries import mark_workspace_stale
@@ -85,8 +89,13 @@ def set_guideline_patterns(
     configs nor CONFIG_PATH (the one new config the page offers); GuidelinePatternError when
     no glob is left, a glob is invalid, or the file there is not a config that can be rewritten.
     """
+    lines = [
+        (number, line.strip())
+        for number, line in enumerate(text.splitlines(), start=1)
+        if line.strip()
+    ]
     patterns = check_guideline_patterns(
-        [line.strip() for line in text.splitlines() if line.strip()]
+        [pattern for _, pattern in lines], [number for number, _ in lines]
     )
     with transaction.atomic():
         existing = workspace.files.select_for_update().filter(path=config_path).first()
@@ -118,15 +127,23 @@ def set_guideline_patterns(
     return patterns
 
 
-def check_guideline_patterns(patterns: Any) -> list[str]:
-    """`patterns` if it is a usable list of globs: at least one, each a string that compiles.
+def check_guideline_patterns(patterns: Any, line_numbers: Sequence[int] = ()) -> list[str]:
+    """`patterns` if it is a usable list of globs: at least one, within the limits
+    (docs/formatting.md, "Guideline patterns"), each a string that compiles.
 
-    Raises GuidelinePatternError naming the first pattern that is not.
+    Raises GuidelinePatternError naming the first pattern that is not, by its line in the text
+    box when `line_numbers` gives each pattern's line.
     """
     if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
         raise GuidelinePatternError('Give a list of glob strings, e.g. ["**/*.instructions.md"].')
     if not patterns:
         raise GuidelinePatternError("Give at least one pattern, e.g. **/*.instructions.md.")
+    try:
+        check_pattern_limits(patterns)
+    except PatternLimitError as error:
+        index = error.index
+        where = f"Line {line_numbers[index]}" if line_numbers else f"Pattern {index + 1}"
+        raise GuidelinePatternError(f"{where}: {error.message}.") from None
     for pattern in patterns:
         if not pattern.strip():
             raise GuidelinePatternError("A guideline pattern cannot be empty.")

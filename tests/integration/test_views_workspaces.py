@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.eval_files.writing import eval_file_text
+from evals_app.formatting.guideline_patterns import MAX_PATTERN_LENGTH, MAX_PATTERNS
 from evals_app.models import Suite, Workspace
 from tests import factories
 
@@ -214,6 +215,48 @@ def test_unusable_guideline_patterns_are_refused_with_the_reason(
     assert response.status_code == 422
     assert message in response.content.decode()
     assert not team.files.filter(path=".agentv/config.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    ("patterns", "message"),
+    [
+        pytest.param(
+            "a/*.md\n\n" + "x" * (MAX_PATTERN_LENGTH + 1),
+            f"Line 3: a guideline pattern can be at most {MAX_PATTERN_LENGTH} characters "
+            f"(this one has {MAX_PATTERN_LENGTH + 1}).",
+            id="too long",
+        ),
+        pytest.param(
+            "\n".join(f"p{number}/*.md" for number in range(MAX_PATTERNS + 1)),
+            f"Line {MAX_PATTERNS + 1}: at most {MAX_PATTERNS} guideline patterns are allowed.",
+            id="too many",
+        ),
+        pytest.param(
+            "**/*[" + "0-0" * 1000 + "]*d",
+            f"Line 1: a guideline pattern can be at most {MAX_PATTERN_LENGTH} characters",
+            id="many ranges",
+        ),
+    ],
+)
+def test_guideline_patterns_beyond_the_limits_are_refused_naming_the_limit_and_the_line(
+    signed_in: Client, team: Workspace, patterns: str, message: str
+) -> None:
+    response = signed_in.post(page("workspace_patterns", team), {"patterns": patterns})
+
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert not team.files.filter(path=".agentv/config.yaml").exists()
+
+
+def test_as_many_patterns_as_allowed_each_as_long_as_allowed_are_saved(
+    signed_in: Client, team: Workspace
+) -> None:
+    patterns = [f"{number}/" + "x" * (MAX_PATTERN_LENGTH - 2) for number in range(MAX_PATTERNS)]
+
+    response = signed_in.post(page("workspace_patterns", team), {"patterns": "\n".join(patterns)})
+
+    assert response.status_code == 302
+    assert team.files.get(path=".agentv/config.yaml").text.count("- ") == MAX_PATTERNS
 
 
 def test_refused_patterns_stay_in_the_text_box_to_be_fixed(
