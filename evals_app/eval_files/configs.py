@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..formatting.guideline_patterns import compile_patterns
+from ..formatting.guideline_patterns import PatternLimitError, compile_patterns
 from .dialects import CONFIG_PATH, CONFIG_SCHEMA, DEFAULT_GUIDELINE_PATTERNS
 from .errors import EvalFileError
 from .yaml_loader import load_yaml
@@ -57,6 +57,12 @@ def guideline_patterns(data: Any) -> list[str]:
         raise EvalFileError("must be a list of glob strings", field="guideline_patterns")
     try:
         compile_patterns(tuple(patterns))  # a pattern that cannot match would fail every page
+    except PatternLimitError as error:
+        # Beyond the limits matching could stall every page (docs/formatting.md, "Guideline
+        # patterns"): the config is skipped like any invalid one.
+        raise EvalFileError(
+            f"pattern {error.index + 1}: {error.message}", field="guideline_patterns"
+        ) from None
     except ValueError as error:
         raise EvalFileError(str(error), field="guideline_patterns") from None
     return patterns

@@ -5,22 +5,53 @@
 (including none), `[...]` is a character class (`[!...]` or `[^...]` negated), `\\` escapes the
 next character. Dot files and dot folders match like any other name; matching is case-sensitive.
 
-Matching never backtracks, so no pattern can make it slow: a path is read one folder at a time
-while every place the pattern could have reached so far is followed at once (a Thompson-style
-simulation), and a folder name is matched against a name pattern by finding its star-separated
-pieces from left to right. The work grows with the length of the path times the length of the
-pattern, whatever they hold (`**/**/**/**/**/**/**/**/**/**/x` against a path of 60 folders
-takes microseconds).
+Work is bounded whatever a pattern holds (issue 19, H2). A config has at most MAX_PATTERNS
+patterns of at most MAX_PATTERN_LENGTH characters. Each pattern is compiled once into a regular
+expression that never backtracks into a choice it has made: every `*` and every `**` but the
+last is an atomic group that takes the earliest place its following part fits (an earlier
+place only leaves more room to what follows, so no other place needs trying), and a character
+class is one set of merged ranges. Matching a path therefore costs at most the path's length
+times the pattern's, in the regular-expression engine rather than in Python
+(`**/**/**/**/**/**/**/**/**/**/x` against a path of 60 folders takes microseconds).
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 # The patterns that apply when no `.agentv/config.yaml` sets any (docs/formatting.md).
 DEFAULT_GUIDELINE_PATTERNS: tuple[str, ...] = ("**/*.instructions.md",)
+
+# Limits of one config's patterns: real ones are a few short globs; these bound what matching
+# a page of files can cost (docs/formatting.md, "Guideline patterns").
+MAX_PATTERNS = 10
+MAX_PATTERN_LENGTH = 100
+
+
+class PatternLimitError(ValueError):
+    """Patterns beyond MAX_PATTERNS or MAX_PATTERN_LENGTH; `index` is the offending pattern's
+    position in the list (0-based), for the caller to name its line or item."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.index = index
+
+
+def check_pattern_limits(patterns: Sequence[str]) -> None:
+    """Raises PatternLimitError when there are too many patterns or one is too long."""
+    for index, pattern in enumerate(patterns):
+        if index == MAX_PATTERNS:
+            raise PatternLimitError(f"at most {MAX_PATTERNS} guideline patterns are allowed", index)
+        if len(pattern) > MAX_PATTERN_LENGTH:
+            raise PatternLimitError(
+                f"a guideline pattern can be at most {MAX_PATTERN_LENGTH} characters "
+                f"(this one has {len(pattern)})",
+                index,
+            )
 
 
 def is_guideline(path: str, patterns: Sequence[str]) -> bool:
@@ -28,9 +59,10 @@ def is_guideline(path: str, patterns: Sequence[str]) -> bool:
     return _is_guideline(path, tuple(patterns))
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=8192)
 def _is_guideline(path: str, patterns: tuple[str, ...]) -> bool:
-    # Cached: the cases of a repository refer to the same few files over and over.
+    # Cached: the cases of a repository refer to the same few files over and over, and the
+    # workspace page asks about every file each time it is shown.
     return compile_patterns(patterns).matches(path)
 
 
@@ -38,24 +70,30 @@ def _is_guideline(path: str, patterns: tuple[str, ...]) -> bool:
 def compile_patterns(patterns: tuple[str, ...]) -> GlobMatcher:
     """A matcher of exactly the paths matched by any of `patterns`.
 
-    Raises ValueError naming the pattern when one of them is invalid (a reversed range such
-    as `[z-a]`).
+    Raises PatternLimitError beyond the limits, and ValueError naming the pattern when one of
+    them is invalid (a reversed range such as `[z-a]`).
     """
-    return GlobMatcher(tuple(_compile(pattern) for pattern in patterns))
+    check_pattern_limits(patterns)
+    if not patterns:
+        return GlobMatcher(None)
+    alternatives = "|".join(f"(?:{_compile(pattern)})" for pattern in patterns)
+    return GlobMatcher(re.compile(alternatives))
 
 
 @dataclass(frozen=True)
 class GlobMatcher:
-    """Compiled guideline patterns; `matches(path)` runs in time linear in the path."""
+    """Compiled guideline patterns: one regular expression for all of them."""
 
-    patterns: tuple[_PathPattern, ...]
+    expression: re.Pattern[str] | None
 
     def matches(self, path: str) -> bool:
         """Whether `path` matches one of the patterns."""
-        if not self.patterns:
-            return False
-        folders = path.split("/")
-        return any(pattern.matches(folders) for pattern in self.patterns)
+        return self.expression is not None and self.expression.fullmatch(path) is not None
+
+
+# What `*` and `?` match: any character but the folder separator (a line break included).
+_NAME_CHARACTER = "[^/]"
+_ANY_FOLDERS = "**"
 
 
 @dataclass(frozen=True)
@@ -66,9 +104,24 @@ class _CharacterClass:
     ranges: tuple[tuple[str, str], ...]
     negated: bool
 
-    def contains(self, char: str) -> bool:
-        inside = char in self.characters or any(lo <= char <= hi for lo, hi in self.ranges)
-        return inside is not self.negated
+    def expression(self) -> str:
+        """The class as a regular expression of one character other than `/`."""
+        # Merged into disjoint ranges: a million copies of `0-0` are one range.
+        spans = sorted(
+            [(ord(c), ord(c)) for c in self.characters]
+            + [(ord(low), ord(high)) for low, high in self.ranges]
+        )
+        merged: list[list[int]] = []
+        for low, high in spans:
+            if merged and low <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], high)
+            else:
+                merged.append([low, high])
+        body = "".join(
+            re.escape(chr(low)) if low == high else f"{re.escape(chr(low))}-{re.escape(chr(high))}"
+            for low, high in merged
+        )
+        return f"[^{body}/]" if self.negated else f"(?!/)[{body}]"
 
 
 # One character of a name pattern: a literal character, `?` (any character), or a class.
@@ -76,130 +129,58 @@ _ANY = None
 _Atom = str | _CharacterClass | None
 
 
-@dataclass(frozen=True)
-class _Piece:
-    """A run of atoms between two stars: it matches a fixed number of characters."""
-
-    atoms: tuple[_Atom, ...]
-    # The piece as a plain string when it has no `?` and no class: found with str methods.
-    literal: str | None
-
-    def matches_at(self, name: str, start: int) -> bool:
-        if self.literal is not None:
-            return name.startswith(self.literal, start)
-        if start + len(self.atoms) > len(name):
-            return False
-        return all(
-            atom is _ANY or (atom == char if isinstance(atom, str) else atom.contains(char))
-            for atom, char in zip(self.atoms, name[start:], strict=False)
-        )
-
-    def find(self, name: str, start: int, end: int) -> int:
-        """The first position in name[start:end] where the piece fits wholly, or -1."""
-        if self.literal is not None:
-            return name.find(self.literal, start, end)
-        for position in range(start, end - len(self.atoms) + 1):
-            if self.matches_at(name, position):
-                return position
-        return -1
+def _atom_expression(atom: _Atom) -> str:
+    if atom is _ANY:
+        return _NAME_CHARACTER
+    if isinstance(atom, str):
+        return re.escape(atom)
+    return atom.expression()
 
 
-@dataclass(frozen=True)
-class _NamePattern:
-    """The pattern of one folder or file name: pieces separated by stars."""
-
-    pieces: tuple[_Piece, ...]  # one more than the stars; the first and last may be empty
-
-    def matches(self, name: str) -> bool:
-        if len(self.pieces) == 1:  # no star: the one piece covers the whole name
-            (only,) = self.pieces
-            return len(only.atoms) == len(name) and only.matches_at(name, 0)
-        first, *middle, last = self.pieces
-        end = len(name) - len(last.atoms)
-        if end < len(first.atoms) or not first.matches_at(name, 0):
-            return False
-        if not last.matches_at(name, end):
-            return False
-        # Each middle piece as early as it fits: an earlier place only leaves more room to
-        # the pieces after it, so this never needs to come back and try another place.
-        position = len(first.atoms)
-        for piece in middle:
-            found = piece.find(name, position, end)
-            if found < 0:
-                return False
-            position = found + len(piece.atoms)
-        return True
-
-
-# A path pattern is a sequence of steps, each consuming folder names.
-_ANY_FOLDERS = "**"  # `**` before the last segment: any number of folders, including none
-
-
-@dataclass(frozen=True)
-class _PathPattern:
-    steps: tuple[_NamePattern | str, ...]  # a _NamePattern consumes exactly one name
-    # A final `**`: one or more names (what is left of the path). Like the regular expression
-    # `.*` it replaced, it does not match across a line break.
-    ends_with_anything: bool
-
-    def matches(self, names: list[str]) -> bool:
-        steps = self.steps
-        done = len(steps)
-        rest = done + 1  # the state "inside the final **"
-        states = self._closure({0})
-        for name in names:
-            following: set[int] = set()
-            for state in states:
-                if state >= done:
-                    if self.ends_with_anything and "\n" not in name:
-                        following.add(rest)
-                elif isinstance(step := steps[state], str):  # `**`: one more folder
-                    following.add(state)
-                elif step.matches(name):
-                    following.add(state + 1)
-            if not following:
-                return False
-            states = self._closure(following)
-        return (rest if self.ends_with_anything else done) in states
-
-    def _closure(self, states: set[int]) -> set[int]:
-        """`states` plus those reached by letting `**` steps match no folder."""
-        reached = set(states)
-        for state in states:
-            while state < len(self.steps) and isinstance(self.steps[state], str):
-                state += 1
-                reached.add(state)
-        return reached
-
-
-def _compile(pattern: str) -> _PathPattern:
+def _compile(pattern: str) -> str:
     try:
         return _compile_path(pattern)
     except ValueError as error:
         raise ValueError(f"Invalid guideline pattern {pattern!r}: {error}") from None
 
 
-def _compile_path(pattern: str) -> _PathPattern:
+def _compile_path(pattern: str) -> str:
     # Leading "./" or "/" both mean "from the workspace root", which every path is relative to.
     while pattern.startswith(("./", "/")):
         pattern = pattern[1:] if pattern[0] == "/" else pattern[2:]
     segments = pattern.split("/")
-    ends_with_anything = segments[-1] == "**"
+    # A final `**` is the rest of the path; like the regular expression `.*` it replaced, it
+    # does not match across a line break.
+    ends_with_anything = segments[-1] == _ANY_FOLDERS
     if ends_with_anything:
         segments.pop()
-    steps: list[_NamePattern | str] = []
+    # "a/**/**/b" is "a/**/b": repeating the step adds no path and only costs time.
+    steps: list[str] = []
     for segment in segments:
-        if segment != "**":
-            steps.append(_compile_name(segment))
-        elif not (steps and isinstance(steps[-1], str)):
-            # "a/**/**/b" is "a/**/b": repeating the step adds no path and only costs time.
-            steps.append(_ANY_FOLDERS)
-    return _PathPattern(tuple(steps), ends_with_anything)
+        if segment != _ANY_FOLDERS or not steps or steps[-1] != _ANY_FOLDERS:
+            steps.append(segment)
+    # Folder names, each followed by "/" but the last (unless the final `**` follows); the
+    # parts between two `**` are blocks, each matched at the first folder it fits.
+    blocks: list[str] = [""]
+    for index, step in enumerate(steps):
+        if step == _ANY_FOLDERS:
+            blocks.append("")
+        else:
+            last = index == len(steps) - 1 and not ends_with_anything
+            blocks[-1] += _compile_name(step) + ("" if last else "/")
+    expression = blocks[0]
+    for index, block in enumerate(blocks[1:], start=1):
+        folders = f"(?:{_NAME_CHARACTER}*+/)*"
+        if index < len(blocks) - 1:
+            expression += f"(?>{folders}?{block})"
+        else:  # the last block ends the path: found from the end
+            expression += folders + block
+    return expression + (".*" if ends_with_anything else "")
 
 
-def _compile_name(segment: str) -> _NamePattern:
-    pieces: list[_Piece] = []
-    atoms: list[_Atom] = []
+def _compile_name(segment: str) -> str:
+    """The expression of one folder or file name: pieces of fixed length between stars."""
+    pieces: list[list[_Atom]] = [[]]
     i, n = 0, len(segment)
     while i < n:
         char = segment[i]
@@ -208,25 +189,28 @@ def _compile_name(segment: str) -> _NamePattern:
             # A run of stars inside a name ("a**b") is no different from one star.
             while i < n and segment[i] == "*":
                 i += 1
-            pieces.append(_piece(atoms))
-            atoms = []
+            pieces.append([])
         elif char == "?":
-            atoms.append(_ANY)
+            pieces[-1].append(_ANY)
         elif char == "\\" and i < n:
-            atoms.append(segment[i])
+            pieces[-1].append(segment[i])
             i += 1
         elif char == "[":
             character_class, i = _compile_class(segment, i)
-            atoms.append(character_class)
+            pieces[-1].append(character_class)
         else:
-            atoms.append(char)
-    pieces.append(_piece(atoms))
-    return _NamePattern(tuple(pieces))
-
-
-def _piece(atoms: list[_Atom]) -> _Piece:
-    letters = [atom for atom in atoms if isinstance(atom, str)]
-    return _Piece(tuple(atoms), "".join(letters) if len(letters) == len(atoms) else None)
+            pieces[-1].append(char)
+    expressions = ["".join(_atom_expression(atom) for atom in piece) for piece in pieces]
+    if len(pieces) == 1:
+        return expressions[0]
+    first, *middle, last = expressions
+    # Each middle piece at the first place it fits; then the last piece must fit in what is
+    # left of the name, exactly at its end (it has a fixed length).
+    found = "".join(f"(?>{_NAME_CHARACTER}*?{piece})" for piece in middle)
+    width = len(pieces[-1])
+    if not width:
+        return f"{first}{found}{_NAME_CHARACTER}*+"
+    return f"{first}{found}(?={_NAME_CHARACTER}{{{width}}}){_NAME_CHARACTER}*+(?<={last})"
 
 
 def _compile_class(segment: str, start: int) -> tuple[_Atom, int]:

@@ -7,23 +7,26 @@ config's guideline patterns rewrites that file, keeping its other keys.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from ..eval_files.configs import Config, nearest_config
+from ..eval_files.configs import Config, is_config_path, nearest_config
 from ..eval_files.dialects import CONFIG_PATH, CONFIG_SCHEMA, DEFAULT_GUIDELINE_PATTERNS
 from ..eval_files.errors import EvalFileError
 from ..eval_files.yaml_dumper import dump_yaml
 from ..eval_files.yaml_loader import load_yaml
-from ..formatting.guideline_patterns import compile_patterns
+from ..formatting.guideline_patterns import (
+    PatternLimitError,
+    check_pattern_limits,
+    compile_patterns,
+)
 from ..models import ActivityRecord, Workspace, WorkspaceFile
 from .activity import record_activity
 from .case_summaries import mark_workspace_stale
-from .formatting import workspace_configs
 
 
 class GuidelinePatternError(Exception):
@@ -32,6 +35,15 @@ class GuidelinePatternError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class ConfigPathError(Exception):
+    """The config to write is neither one of the workspace's configs nor the default new one."""
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
 
 
 @dataclass(frozen=True)
@@ -67,28 +79,35 @@ def config_rows(configs: dict[str, Config], suite_paths: Iterable[str]) -> list[
     return rows
 
 
-def guideline_config_for(workspace: Workspace, path: str) -> Config | None:
-    """The config that decides whether the workspace file at `path` is a guideline for the
-    eval files beside it (the nearest one above the file)."""
-    return nearest_config(path, workspace_configs(workspace))
-
-
 def set_guideline_patterns(
     workspace: Workspace, text: str, config_path: str = CONFIG_PATH, actor: User | None = None
 ) -> list[str]:
     """Write the globs of `text` (one per line, blank lines dropped) into the config file at
     `config_path`, keeping its other keys; a new file there when there is none.
 
-    Raises GuidelinePatternError when no glob is left, a glob is invalid, the path is not a
-    config's, or the file there is not a config that can be rewritten.
+    Raises ConfigPathError when `config_path` is neither the path of one of the workspace's
+    configs nor CONFIG_PATH (the one new config the page offers); GuidelinePatternError when
+    no glob is left, a glob is invalid, or the file there is not a config that can be rewritten.
     """
-    if config_path != CONFIG_PATH and not config_path.endswith("/" + CONFIG_PATH):
-        raise GuidelinePatternError(f"{config_path} is not a `.agentv/config.yaml` file.")
+    lines = [
+        (number, line.strip())
+        for number, line in enumerate(text.splitlines(), start=1)
+        if line.strip()
+    ]
     patterns = check_guideline_patterns(
-        [line.strip() for line in text.splitlines() if line.strip()]
+        [pattern for _, pattern in lines], [number for number, _ in lines]
     )
     with transaction.atomic():
         existing = workspace.files.select_for_update().filter(path=config_path).first()
+        # The path comes from a hidden field: only a stored config's own path (already checked
+        # when it was stored) or the default one is written, never a path made up by the client.
+        known = config_path == CONFIG_PATH if existing is None else is_config_path(existing.path)
+        if not known:
+            raise ConfigPathError(
+                f"{config_path!r} is not one of this workspace's {CONFIG_PATH} files; "
+                "reload the page and save the patterns in one of the configs it shows.",
+                config_path,
+            )
         data: dict[str, object] = {"$schema": CONFIG_SCHEMA}
         if existing is not None:
             data = _config_data(existing)
@@ -108,15 +127,23 @@ def set_guideline_patterns(
     return patterns
 
 
-def check_guideline_patterns(patterns: Any) -> list[str]:
-    """`patterns` if it is a usable list of globs: at least one, each a string that compiles.
+def check_guideline_patterns(patterns: Any, line_numbers: Sequence[int] = ()) -> list[str]:
+    """`patterns` if it is a usable list of globs: at least one, within the limits
+    (docs/formatting.md, "Guideline patterns"), each a string that compiles.
 
-    Raises GuidelinePatternError naming the first pattern that is not.
+    Raises GuidelinePatternError naming the first pattern that is not, by its line in the text
+    box when `line_numbers` gives each pattern's line.
     """
     if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
         raise GuidelinePatternError('Give a list of glob strings, e.g. ["**/*.instructions.md"].')
     if not patterns:
         raise GuidelinePatternError("Give at least one pattern, e.g. **/*.instructions.md.")
+    try:
+        check_pattern_limits(patterns)
+    except PatternLimitError as error:
+        index = error.index
+        where = f"Line {line_numbers[index]}" if line_numbers else f"Pattern {index + 1}"
+        raise GuidelinePatternError(f"{where}: {error.message}.") from None
     for pattern in patterns:
         if not pattern.strip():
             raise GuidelinePatternError("A guideline pattern cannot be empty.")

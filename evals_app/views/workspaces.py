@@ -20,7 +20,12 @@ from ..permissions import (
     visible_workspaces,
     workspace_access,
 )
-from ..services.configs import GuidelinePatternError, config_rows, set_guideline_patterns
+from ..services.configs import (
+    ConfigPathError,
+    GuidelinePatternError,
+    config_rows,
+    set_guideline_patterns,
+)
 from ..services.formatting import workspace_configs
 from ..services.review_workflow import status_counts
 from ..services.suites import create_suite
@@ -82,6 +87,11 @@ def workspace_patterns(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             patterns = set_guideline_patterns(
                 workspace, form.cleaned_data["patterns"], config, signed_in_user(request)
             )
+        except ConfigPathError as error:
+            # A hidden field no page of the app sets this way: no row of the page is that
+            # config, so the reason is shown at the top of the page.
+            messages.error(request, error.message)
+            return render(request, WORKSPACE_PAGE, workspace_context(access), status=400)
         except GuidelinePatternError as error:
             form.add_error("patterns", error.message)
         else:

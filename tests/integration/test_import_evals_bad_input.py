@@ -11,6 +11,7 @@ from django.core.management import execute_from_command_line
 from django.db import connections
 
 from evals_app.eval_files import yaml_loader
+from evals_app.formatting.guideline_patterns import MAX_PATTERN_LENGTH
 from tests.factories import database_snapshot, imported_workspace, write_files
 
 pytestmark = pytest.mark.django_db
@@ -470,6 +471,28 @@ def test_a_config_with_an_invalid_pattern_is_skipped_with_a_warning_naming_it(
     assert (
         ".agentv/config.yaml: invalid config, skipped: Invalid guideline pattern 'docs/[z-a].md'"
         in (out)
+    )
+
+
+def test_a_config_beyond_the_pattern_limits_is_skipped_with_a_warning_naming_the_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The attack of issue 19 (H2), shortened: a class of many ranges in one long pattern.
+    pattern = "**/*[" + "0-0" * 200 + "]*d"
+    write_files(
+        tmp_path / "ws",
+        {
+            "evals/ok.yaml": HEADER + CASE + "      - {role: user, content: hi}\n",
+            ".agentv/config.yaml": "$schema: agentv-config-v2\n"
+            f"guideline_patterns: ['**/*.md', '{pattern}']\n",
+        },
+    )
+
+    assert run_import(str(tmp_path / "ws")) == 0
+    out = capsys.readouterr().out
+    assert (
+        ".agentv/config.yaml: invalid config, skipped: pattern 2: a guideline pattern can be "
+        f"at most {MAX_PATTERN_LENGTH} characters (this one has {len(pattern)})" in out
     )
 
 

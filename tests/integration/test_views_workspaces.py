@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.eval_files.writing import eval_file_text
+from evals_app.formatting.guideline_patterns import MAX_PATTERN_LENGTH, MAX_PATTERNS
 from evals_app.models import Suite, Workspace
 from tests import factories
 
@@ -216,6 +217,48 @@ def test_unusable_guideline_patterns_are_refused_with_the_reason(
     assert not team.files.filter(path=".agentv/config.yaml").exists()
 
 
+@pytest.mark.parametrize(
+    ("patterns", "message"),
+    [
+        pytest.param(
+            "a/*.md\n\n" + "x" * (MAX_PATTERN_LENGTH + 1),
+            f"Line 3: a guideline pattern can be at most {MAX_PATTERN_LENGTH} characters "
+            f"(this one has {MAX_PATTERN_LENGTH + 1}).",
+            id="too long",
+        ),
+        pytest.param(
+            "\n".join(f"p{number}/*.md" for number in range(MAX_PATTERNS + 1)),
+            f"Line {MAX_PATTERNS + 1}: at most {MAX_PATTERNS} guideline patterns are allowed.",
+            id="too many",
+        ),
+        pytest.param(
+            "**/*[" + "0-0" * 1000 + "]*d",
+            f"Line 1: a guideline pattern can be at most {MAX_PATTERN_LENGTH} characters",
+            id="many ranges",
+        ),
+    ],
+)
+def test_guideline_patterns_beyond_the_limits_are_refused_naming_the_limit_and_the_line(
+    signed_in: Client, team: Workspace, patterns: str, message: str
+) -> None:
+    response = signed_in.post(page("workspace_patterns", team), {"patterns": patterns})
+
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert not team.files.filter(path=".agentv/config.yaml").exists()
+
+
+def test_as_many_patterns_as_allowed_each_as_long_as_allowed_are_saved(
+    signed_in: Client, team: Workspace
+) -> None:
+    patterns = [f"{number}/" + "x" * (MAX_PATTERN_LENGTH - 2) for number in range(MAX_PATTERNS)]
+
+    response = signed_in.post(page("workspace_patterns", team), {"patterns": "\n".join(patterns)})
+
+    assert response.status_code == 302
+    assert team.files.get(path=".agentv/config.yaml").text.count("- ") == MAX_PATTERNS
+
+
 def test_refused_patterns_stay_in_the_text_box_to_be_fixed(
     signed_in: Client, team: Workspace
 ) -> None:
@@ -224,6 +267,50 @@ def test_refused_patterns_stay_in_the_text_box_to_be_fixed(
     assert re.search(
         r"<textarea[^>]*>\s*keep/\*\.md\n\[z-a\]</textarea>", response.content.decode()
     )
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        pytest.param("../../x/.agentv/config.yaml", id="outside the workspace"),
+        pytest.param("/tmp/x/.agentv/config.yaml", id="absolute"),
+        pytest.param("evals/.agentv/config.yaml", id="a config that does not exist"),
+        pytest.param("prompts/review.instructions.md", id="a file that is not a config"),
+        pytest.param("x/../.agentv/config.yaml", id="not normalised"),
+    ],
+)
+def test_patterns_for_a_config_the_page_does_not_offer_are_refused_and_nothing_is_written(
+    signed_in: Client, team: Workspace, config: str
+) -> None:
+    files_before = dict(team.files.values_list("path", "text"))
+    records_before = team.activity.count()
+
+    response = signed_in.post(
+        page("workspace_patterns", team), {"config": config, "patterns": "docs/*.md"}
+    )
+
+    assert response.status_code == 400
+    assert "is not one of this workspace&#x27;s .agentv/config.yaml files" in (
+        response.content.decode()
+    )
+    assert dict(team.files.values_list("path", "text")) == files_before
+    assert team.activity.count() == records_before
+
+
+def test_patterns_are_saved_in_an_existing_config_below_the_root(
+    signed_in: Client, team: Workspace
+) -> None:
+    config = "evals/.agentv/config.yaml"
+    factories.workspace_file(
+        team, config, "$schema: agentv-config-v2\nguideline_patterns: ['a/*.md']\n"
+    )
+
+    response = signed_in.post(
+        page("workspace_patterns", team), {"config": config, "patterns": "b/*.md"}
+    )
+
+    assert response.status_code == 302
+    assert "- b/*.md" in team.files.get(path=config).text
 
 
 @pytest.mark.parametrize("name", ["suite_create", "workspace_patterns"])

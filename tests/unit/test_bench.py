@@ -162,7 +162,7 @@ def test_percentiles_take_the_nearest_rank() -> None:
 def test_stacked_double_stars_are_measured_against_a_one_millisecond_target(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    (figure,) = measure_patterns(repeats=5)
+    figure, *_ = measure_patterns(repeats=5, pages=1, files=5)
 
     assert (figure.name, figure.unit, figure.target) == (
         "guideline_match_stacked_double_stars",
@@ -170,4 +170,19 @@ def test_stacked_double_stars_are_measured_against_a_one_millisecond_target(
         at_most(1),
     )
     assert 0 < figure.value < 1000
-    assert json.loads(capsys.readouterr().out) == json.loads(figure.line())
+    assert json.loads(capsys.readouterr().out.splitlines()[0]) == json.loads(figure.line())
+
+
+def test_a_page_of_the_worst_accepted_patterns_is_measured_against_fifty_milliseconds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, first, page = measure_patterns(repeats=1, pages=1, files=5)
+
+    assert [(figure.name, figure.unit, figure.target) for figure in (first, page)] == [
+        ("guideline_first_page_worst_patterns", "ms", at_most(5_000)),
+        ("guideline_page_worst_patterns", "ms", at_most(50)),
+    ]
+    assert [json.loads(line) for line in capsys.readouterr().out.splitlines()[1:]] == [
+        json.loads(first.line()),
+        json.loads(page.line()),
+    ]
