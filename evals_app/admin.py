@@ -88,6 +88,7 @@ class WorkspaceAdmin(KeepsText, admin.ModelAdmin):
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
+    readonly_fields = ["pending_publish"]  # a publish's bookkeeping (docs/sync.md)
 
 
 @admin.register(WorkspaceFile)
