@@ -72,11 +72,6 @@ def default_profile(cases_key: str | None) -> Profile:
     return PROFILE_2026 if cases_key == "tests" else PROFILE_2025
 
 
-def is_file_reference(value: Any) -> bool:
-    """Whether a string in place of a list of cases (or of one case) names another file."""
-    return isinstance(value, str) and value.startswith(FILE_PROTOCOL)
-
-
 def reference_path(value: str) -> str:
     """The path a `file://PATH` reference (or a bare path) names."""
     return value.removeprefix(FILE_PROTOCOL)
