@@ -24,7 +24,6 @@ from evals_app.models import (
     WorkspaceFile,
 )
 from evals_app.services.api_tokens import create_token
-from evals_app.services.documents import case_document
 from evals_app.services.importing import import_workspace
 from evals_app.services.revisions import record_revision
 
@@ -170,7 +169,7 @@ def comment_thread(
 def revision(case: Case, author: User | None, summary: str = "edited", **changes: Any) -> Revision:
     """The next revision of `case`: its stored mapping with `changes` (keys of the case's YAML
     mapping), saved by `author`."""
-    return record_revision(case, author, summary, {**case_document(case), **changes})
+    return record_revision(case, author, summary, {**case.document, **changes})
 
 
 def review_event(

@@ -67,9 +67,6 @@ def is_eval_document(data: Any) -> bool:
     )
 
 
-def is_file_reference(value: Any) -> bool:
-    """Whether a string in place of a list of cases (or of one case) names another file."""
-    return isinstance(value, str) and value.startswith(FILE_PROTOCOL)
 
 
 def reference_path(value: str) -> str:

@@ -14,11 +14,6 @@ from ..models import Case, Suite
 from .profiles import profile_for_file
 
 
-def case_document(case: Case) -> dict[Any, Any]:
-    """A case as written in YAML."""
-    return case.document
-
-
 def case_row(document: dict[Any, Any], position: int, parts: CaseParts | None = None) -> Case:
     """An unsaved Case row for a validated case mapping."""
     parts = parts if parts is not None else split_case(document)

@@ -8,10 +8,8 @@ files of its suites, written to temporary files that the export puts in place
 the formatter has everything it reads (files, configs, headers), so they never touch the
 database.
 
-A worker writes a batch's lines straight to their place in `formatted.jsonl` when the batches
-before it are formatted already, so that their sizes give the place (`SharedLines`); nearly
-always they are, as batches are handed out in order. Otherwise the lines go to a temporary
-file, which the export copies to their place once it knows it.
+A worker writes its batch's lines to a temporary file of its own, which the export appends
+to `formatted.jsonl` in the order of the batches.
 """
 
 from __future__ import annotations
@@ -24,7 +22,6 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_all_start_methods, get_context
-from multiprocessing.sharedctypes import RawArray
 from pathlib import Path
 from typing import IO, Any
 
@@ -36,13 +33,7 @@ from ..eval_files.writing import case_text, eval_file_pieces
 from ..formatting.engine import Mode
 from ..models import Suite
 from .case_reading import CHUNK_SIZE
-from .export_files import (
-    ExportFolder,
-    TemporaryFile,
-    temporary_bytes,
-    write_at,
-    write_temporary,
-)
+from .export_files import ExportFolder, TemporaryFile, temporary_bytes, write_temporary
 from .formatted_rows import formatted_rows
 from .formatting import WorkspaceFormatter
 
@@ -87,10 +78,8 @@ class BatchResult:
     """A formatted batch: its `formatted.jsonl` lines, their warnings and its suite slices."""
 
     line_count: int = 0
-    lines_size: int = 0  # in bytes
-    # From a worker that wrote its lines before their place in formatted.jsonl was known: the
-    # temporary file holding them (the kernel copies it to their place, rather than the lines
-    # passing through a pipe and this process's memory).
+    # From a worker: the temporary file holding the batch's lines, for the export to append
+    # (a file rather than the lines themselves, so that they never sit in memory together).
     lines_file: str | None = None
     warnings: list[str] = field(default_factory=list)
     slices: list[SuiteSlice] = field(default_factory=list)
@@ -111,12 +100,10 @@ class BatchResult:
 @dataclass
 class Batch:
     """Cases of consecutive suites: for each suite, its index, the JSON text of its cases in
-    the batch and whether they are all of its cases (`case_reading.document_batches`); and the
-    batch's number among those of cases (0, 1, …). Or, as the first batch, no cases but the
-    workspace's stored files, which it writes as they are."""
+    the batch and whether they are all of its cases (`case_reading.document_batches`). Or, as
+    the first batch, no cases but the workspace's stored files, which it writes as they are."""
 
     cases: list[tuple[int, list[str], bool]]
-    number: int = 0
     stored_files: bool = False
 
 
@@ -124,10 +111,9 @@ def format_batch(
     work: ExportWork, batch: Batch, write_line: Callable[[bytes], object]
 ) -> BatchResult:
     """Format the cases of `batch` and write them: each line of `formatted.jsonl` to
-    `write_line` as it is made (in one process, straight to the file, so that a batch's
-    lines, judge prompts and all, never sit in memory together; a worker gathers them as
-    bytes), the file of each suite the batch holds whole, the text of each case of the
-    others."""
+    `write_line` as it is made (straight to a file, so that a batch's lines, judge prompts
+    and all, never sit in memory together), the file of each suite the batch holds whole, the
+    text of each case of the others."""
     result = BatchResult()
     try:
         if batch.stored_files:
@@ -145,7 +131,6 @@ def format_batch(
                     line = json_line(row)
                     write_line(line)
                     result.line_count += 1
-                    result.lines_size += len(line)
                 if not suite.read_only:
                     case_texts.append(case_text(suite.file_format, document))
             piece = SuiteSlice(index, len(texts))
@@ -183,26 +168,6 @@ def default_jobs() -> int:
     return max(1, min(MAX_JOBS, cores))
 
 
-class SharedLines:
-    """`formatted.jsonl` as the workers write it: the size of each batch's lines, in memory
-    the workers share, gives each batch its place in the file once every batch before it has
-    its size. (Two processes writing their lines as they make them would queue on the file's
-    lock at every line; a batch at once, they rarely meet.)"""
-
-    def __init__(self, descriptor: int, most_batches: int) -> None:
-        self.descriptor = descriptor  # open for writing, inherited by the forked workers
-        self._sizes = RawArray("q", [-1] * most_batches)  # -1: not formatted yet
-
-    def place(self, number: int, size: int) -> int | None:
-        """Record that batch `number` has `size` bytes of lines; the offset of its lines in
-        the file, or None while a batch before it has no size yet."""
-        if number >= len(self._sizes):  # more batches than counted: cases added meanwhile
-            return None
-        self._sizes[number] = size
-        sizes = self._sizes[:number]
-        return None if -1 in sizes else sum(sizes)
-
-
 def formatted_batches(
     work: ExportWork,
     batches: Iterable[Batch],
@@ -210,21 +175,17 @@ def formatted_batches(
     jobs: int,
     parallel: bool,
     lines_out: IO[bytes],
-    most_batches: int,
 ) -> Generator[BatchResult, None, None]:
     """The results of `batches`, in order. With `parallel` and more than one job, formatted
-    by `jobs` forked worker processes, a few batches ahead, each batch's lines written to
-    their place in `lines_out` or left in a file (`BatchResult.lines_file`); otherwise here,
-    one by one, the lines written to `lines_out`. `most_batches`: how many batches of cases
-    there are at most."""
+    by `jobs` forked worker processes, a few batches ahead, each batch's lines left in a file
+    (`BatchResult.lines_file`); otherwise here, one by one, the lines written to
+    `lines_out`."""
     if not parallel or jobs < 2 or "fork" not in get_all_start_methods():  # Windows
         for batch in batches:
             yield format_batch(work, batch, lines_out.write)
         return
-    lines_out.flush()  # the workers write to the file itself, not through this buffer
-    shared = SharedLines(lines_out.fileno(), most_batches)
     with ProcessPoolExecutor(
-        jobs, mp_context=get_context("fork"), initializer=_start_worker, initargs=(work, shared)
+        jobs, mp_context=get_context("fork"), initializer=_start_worker, initargs=(work,)
     ) as pool:
         # The workers are forked at the first task. They share this process's objects until
         # they write to them; a garbage collection in a worker would write to every one (and
@@ -249,15 +210,13 @@ def formatted_batches(
 
 
 _worker_work: ExportWork | None = None
-_worker_lines: SharedLines | None = None
 
 
-def _start_worker(work: ExportWork, lines: SharedLines) -> None:
-    """Run in each worker as it starts: keep the export's work and file of lines, and make
-    sure the database connections inherited from the export are never used (the export
-    still uses them)."""
-    global _worker_work, _worker_lines
-    _worker_work, _worker_lines = work, lines
+def _start_worker(work: ExportWork) -> None:
+    """Run in each worker as it starts: keep the export's work, and make sure the database
+    connections inherited from the export are never used (the export still uses them)."""
+    global _worker_work
+    _worker_work = work
     for connection in connections.all(initialized_only=True):
         connection.execute_wrappers.append(_refuse_queries)
 
@@ -267,19 +226,14 @@ def _refuse_queries(*args: object) -> None:
 
 
 def _format_in_worker(batch: Batch) -> BatchResult:
-    work, shared = _worker_work, _worker_lines
-    assert work is not None and shared is not None, "not started by _start_worker"
+    work = _worker_work
+    assert work is not None, "not started by _start_worker"
     if not batch.cases:
         return format_batch(work, batch, _no_line)
-    lines: list[bytes] = []
-    result = format_batch(work, batch, lines.append)
+    result = BatchResult()
     try:
-        offset = shared.place(batch.number, result.lines_size)
-        if offset is not None:
-            write_at(shared.descriptor, lines, offset)
-            return result
-        with temporary_bytes(work.lines_target) as (handle, path):
-            handle.writelines(lines)
+        with temporary_bytes(work.lines_target) as (lines, path):
+            result = format_batch(work, batch, lines.write)
     except BaseException:  # the lines could not be written (a full disk): nor are the files
         result.discard()
         raise

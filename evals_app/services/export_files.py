@@ -9,12 +9,12 @@ killed at any moment leaves each file either as it was or complete, never cut of
 from __future__ import annotations
 
 import ctypes
-import errno
 import os
 import re
+import shutil
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, NamedTuple
@@ -190,74 +190,17 @@ def temporary_bytes(target: Path) -> Iterator[tuple[IO[bytes], str]]:
         raise
 
 
-def write_at(descriptor: int, pieces: Sequence[bytes], offset: int) -> None:
-    """Write `pieces` one after the other to the file open as `descriptor`, from `offset`:
-    a few hundred at a time with one `pwritev`, not joined into one copy first."""
-    for start in range(0, len(pieces), _PIECES_AT_ONCE):
-        group = pieces[start : start + _PIECES_AT_ONCE]
-        size = sum(map(len, group))
-        written = _pwritev(descriptor, group, offset) if _pwritev is not None else 0
-        if written < size:  # no pwritev (macOS), or cut short: the rest at once
-            view = memoryview(b"".join(group))[written:]
-            while view:
-                count = os.pwrite(descriptor, view, offset + written)
-                view, written = view[count:], written + count
-        offset += size
-
-
-# At most IOV_MAX pieces a call (1,024 on Linux and the BSDs).
-_PIECES_AT_ONCE = 1024
-_pwritev = getattr(os, "pwritev", None)
-
-
-def copy_into(path: str, descriptor: int, offset: int) -> None:
-    """Copy the file at `path` into the file open as `descriptor`, from `offset`, then remove
-    it: with `copy_file_range` (the kernel copies) where the system and file system offer it."""
+def append_file(path: str, out: IO[bytes]) -> None:
+    """Append the file at `path` to `out`, a plain buffered copy, then remove it (also when
+    the copy fails)."""
     try:
         with open(path, "rb") as source:
-            if not _copied_in_kernel(source.fileno(), descriptor, offset):
-                while chunk := source.read(_CHUNK):
-                    write_at(descriptor, [chunk], offset)
-                    offset += len(chunk)
+            shutil.copyfileobj(source, out, _CHUNK)
     finally:
         os.unlink(path)
 
 
-def _copied_in_kernel(source: int, descriptor: int, offset: int) -> bool:
-    """Copy all of the file open as `source` into `descriptor` at `offset` with
-    `copy_file_range`; False, having copied nothing, where it is not offered."""
-    copy = getattr(os, "copy_file_range", None)  # Linux only
-    if copy is None:
-        return False
-    left = os.fstat(source).st_size
-    started = False
-    while left > 0:
-        try:
-            copied = copy(source, descriptor, left, offset_dst=offset)
-        except OSError as error:
-            if not started and error.errno in _NOT_OFFERED:
-                return False
-            raise
-        if copied == 0:
-            raise OSError(f"a file to copy ended before its size ({left} bytes left)")
-        left -= copied
-        offset += copied
-        started = True
-    return True
-
-
 _CHUNK = 1 << 20
-_NOT_OFFERED = {errno.EXDEV, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP}
-
-
-def drop_behind(handle: IO[bytes], end: int) -> None:
-    """Let the kernel drop the first `end` bytes of `handle`'s file from its page cache once
-    they are on disk (and start writing them there): `formatted.jsonl` is hundreds of
-    megabytes that nothing reads back, and the memory it no longer holds is what the rest of
-    the export writes to next (docs/formats.md, "Export")."""
-    advise = getattr(os, "posix_fadvise", None)  # not on macOS or Windows
-    if advise is not None:
-        advise(handle.fileno(), 0, end, os.POSIX_FADV_DONTNEED)
 
 
 def _temporary_beside(target: Path) -> tuple[int, str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
-from itertools import chain, count, groupby
+from itertools import chain, groupby
 from pathlib import Path
 from typing import IO, Any
 
@@ -33,8 +33,7 @@ from .export_batches import (
 from .export_files import (
     ExportFolder,
     WrittenFiles,
-    copy_into,
-    drop_behind,
+    append_file,
     remove_stale_temporary_files,
     write_temporary,
 )
@@ -89,7 +88,7 @@ def export_workspace(
     work = ExportWork(formatter, suites, folders, modes, toon, folders.target(FORMATTED_FILE))
     cases = sum(suite.stored_case_count for suite in suites)  # type: ignore[attr-defined]
     # The stored files first, written by one worker while the others format the first cases.
-    batches = chain([Batch([], stored_files=True)], map(Batch, case_batches, count()))
+    batches = chain([Batch([], stored_files=True)], map(Batch, case_batches))
     with (
         WrittenFiles() as written,
         written.new_file(work.lines_target) as jsonl,
@@ -100,8 +99,6 @@ def export_workspace(
                 jobs=jobs,
                 parallel=cases > batch_size,
                 lines_out=jsonl,
-                # A batch holds whole suites or a part of one of more than batch_size cases.
-                most_batches=len(suites) + cases // batch_size,
             )
         ) as results,
     ):
@@ -164,13 +161,14 @@ def _written_lines(
 ) -> Iterator[SuiteSlice]:
     """The suite slices of `results`, each batch's lines of `formatted.jsonl` (unless written
     already) and stored files written first. Each batch's files start going to disk while the
-    next are formatted, and the lines on disk leave the page cache."""
-    offset = 0  # of the batch's lines in formatted.jsonl
+    next are formatted."""
     for result in results:
-        if result.lines_file is not None:  # formatted in a worker, before its place was known
-            copy_into(result.lines_file, jsonl.fileno(), offset)
-        offset += result.lines_size
-        drop_behind(jsonl, offset)
+        if result.lines_file is not None:  # formatted in a worker
+            try:
+                append_file(result.lines_file, jsonl)
+            except BaseException:  # its files are not adopted yet: removed here
+                result.discard()
+                raise
         summary.formatted_lines += result.line_count
         summary.warnings.extend(result.warnings)
         for file in result.stored_files:

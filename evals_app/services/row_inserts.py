@@ -16,10 +16,6 @@ from django.db.models import Field, Model
 
 from ..models.ordered_json import OrderedJSONField
 
-# The JSON of the key orders seen so far: nearly every row has one of a few.
-_KEY_ORDER_TEXTS: dict[tuple[str, ...], str] = {}
-_MAX_KEY_ORDER_TEXTS = 1000
-
 
 def insert_rows(model: type[Model], names: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
     """Insert `rows` into `model`'s table, each the values of the fields `names` in order.
@@ -61,17 +57,6 @@ def json_text(value: Any) -> str:
     if not value and isinstance(value, dict):
         return "{}"
     return str(_JSON.get_prep_value(value))
-
-
-def key_order_text(key_order: list[str]) -> str:
-    """`json_text` of a key order, remembered (there are only a few different ones)."""
-    key = tuple(key_order)
-    text = _KEY_ORDER_TEXTS.get(key)
-    if text is None:
-        text = json_text(key_order)
-        if len(_KEY_ORDER_TEXTS) < _MAX_KEY_ORDER_TEXTS:
-            _KEY_ORDER_TEXTS[key] = text
-    return text
 
 
 _JSON = OrderedJSONField()

@@ -14,7 +14,6 @@ from playwright.sync_api import Page, expect
 
 from evals_app.models import Case, Membership, ReviewEvent, Workspace
 from evals_app.services.case_editing import save_case
-from evals_app.services.documents import case_document
 from evals_app.services.memberships import add_member
 from evals_app.services.review_workflow import move
 from tests.browser.pages import (
@@ -59,7 +58,7 @@ def team(example_workspace: Workspace) -> Team:
     cases = Case.objects.select_related("suite")
     case = cases.get(suite__workspace=example_workspace, case_id=MULTI_TURN)
     # The editor changes the case and submits it: it waits for the reviewer and the owner.
-    document = case_document(case)
+    document = case.document
     document["outcome"] = "Names the failing line and the fix."
     case = save_case(case, document, case.version, accounts["editor"])
     move(case, accounts["editor"], ReviewEvent.Action.SUBMITTED)

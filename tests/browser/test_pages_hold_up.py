@@ -13,7 +13,6 @@ from pytest_django.live_server_helper import LiveServer
 
 from evals_app.models import Case, Workspace
 from evals_app.services.case_editing import save_case
-from evals_app.services.documents import case_document
 from tests.browser.pages import (
     MULTI_TURN,
     SINGLE_TURN,
@@ -69,7 +68,7 @@ def test_compare_folds_unchanged_lines_behind_a_control(
     editor: Page, example_workspace: Workspace, alice: User
 ) -> None:
     case = stored(example_workspace, MULTI_TURN)
-    document = case_document(case)
+    document = case.document
     document["outcome"] = "Names the line that fails and why."
     save_case(case, document, case.version, alice)
     url = reverse("case_compare", args=[example_workspace.slug, case.suite_id, case.pk])

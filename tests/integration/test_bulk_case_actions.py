@@ -15,7 +15,6 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Case, Membership, ReviewStatus, Suite, Workspace
-from evals_app.services.documents import case_document
 from evals_app.services.positions import close_gaps
 from evals_app.services.revisions import record_revision
 from tests import factories
@@ -104,7 +103,7 @@ def test_a_reviewer_approves_cases_in_review_except_those_they_changed(team: Wor
     review.cases.filter(case_id__in="abc").update(status=ReviewStatus.IN_REVIEW)
     client, rita = signed_in_as(team, "reviewer")
     changed = review.cases.get(case_id="b")
-    record_revision(changed, rita, "edited", case_document(changed))
+    record_revision(changed, rita, "edited", changed.document)
 
     response = act(client, review, "approve", "a", "b", "c", "d")
 

@@ -12,7 +12,6 @@ from django.test import Client
 from bench.html_forms import form_fields
 from evals_app.models import Case, Suite, Workspace
 from evals_app.services.case_editing import save_case
-from evals_app.services.documents import case_document
 from evals_app.services.importing import import_workspace
 from tests.factories import admin, database_snapshot, write_files
 
@@ -55,13 +54,13 @@ def test_editor_page_shows_the_case_and_its_preview(client: Client) -> None:
 
 def test_saving_the_unchanged_form_keeps_the_case_exactly(client: Client) -> None:
     for case in Case.objects.select_related("suite__workspace"):
-        before = case_document(case)
+        before = case.document
         form = form_of(client.get(editor_url(case)).content.decode())
 
         response = client.post(editor_url(case), {**form, "action": "save"})
 
         assert response.status_code == 302, case.case_id
-        assert case_document(Case.objects.get(pk=case.pk)) == before, case.case_id
+        assert Case.objects.get(pk=case.pk).document == before, case.case_id
 
 
 def test_structural_edit_over_htmx_returns_the_conversation_and_announces_it(
@@ -352,7 +351,7 @@ def test_paste_confirmation_is_asked_again_when_the_case_changed_meanwhile(
     case = case_named("http-429-meaning")
     snippet = "id: http-429-meaning\noutcome: replaced\ninput_messages: [{role: user, content: hi}]"
     seen = case.version
-    save_case(case, {**case_document(case), "outcome": "Someone else's outcome."}, seen)
+    save_case(case, {**case.document, "outcome": "Someone else's outcome."}, seen)
 
     response = client.post(paste_url(case.suite), {"yaml": snippet, "replace": seen})
 
@@ -487,14 +486,14 @@ def test_multi_line_inline_judge_prompt_survives_an_unchanged_save(
     )
     import_workspace(root, "judged")
     case = case_named("judged")
-    before = case_document(case)
+    before = case.document
     html = client.get(editor_url(case)).content.decode()
 
     client.post(editor_url(case), {**form_of(html), "action": "save"})
 
     # A text box would drop the line breaks in the browser; a text area keeps them.
     assert '<textarea id="evaluator-0-prompt"' in html
-    assert case_document(Case.objects.get(pk=case.pk)) == before
+    assert Case.objects.get(pk=case.pk).document == before
 
 
 def test_text_that_starts_with_a_line_break_survives_an_unchanged_save(
@@ -517,10 +516,10 @@ def test_text_that_starts_with_a_line_break_survives_an_unchanged_save(
     )
     import_workspace(root, "breaks")
     case = case_named("leading-break")
-    before = case_document(case)
+    before = case.document
     form = form_of(client.get(editor_url(case)).content.decode())
 
     client.post(editor_url(case), {**form, "action": "save"})
 
     assert form["outcome"] == "\nThe outcome, after a blank line."
-    assert case_document(Case.objects.get(pk=case.pk)) == before
+    assert Case.objects.get(pk=case.pk).document == before

@@ -17,7 +17,6 @@ from evals_app.services.case_editing import paste_case, save_case
 from evals_app.services.case_summaries import SUMMARY_FIELDS, refresh_summaries
 from evals_app.services.cases import duplicate_case
 from evals_app.services.configs import set_guideline_patterns
-from evals_app.services.documents import case_document
 from evals_app.services.formatting import WorkspaceFormatter
 from evals_app.services.importing import import_workspace
 from evals_app.services.suites import summarize_cases
@@ -142,7 +141,7 @@ def test_new_guideline_patterns_mark_every_case_of_the_workspace(team: Workspace
 
 def test_saving_a_case_marks_it_and_the_suite_page_shows_the_new_turns(team: Workspace) -> None:
     case = named(team, "without-file")
-    document = case_document(case)
+    document = case.document
     document["input_messages"].append({"role": "assistant", "content": "Hi!"})
 
     save_case(case, document, case.version)

@@ -1,16 +1,20 @@
 """Export in worker processes: what the workers write is exactly what one process writes.
 
 A workspace of more than one batch of cases is formatted by forked workers, each writing the
-suites its batch holds whole and its lines of formatted.jsonl; the export writes the rest and
-puts everything in place. Here batches are made tiny, so that the example workspace and the
-fixture of every period take many batches, with suites whole in one and spread over several.
+suites its batch holds whole and its lines of formatted.jsonl to a temporary file of its own;
+the export appends those lines in order, writes the rest and puts everything in place. Here
+batches are made tiny, so that the example workspace and the fixture of every period take many
+batches, with suites whole in one and spread over several.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import shutil
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -19,7 +23,7 @@ import pytest
 
 from evals_app.models import Case, ReviewStatus, Workspace
 from evals_app.services import export_batches, export_files, exporting
-from evals_app.services.export_batches import ExportWork, SharedLines
+from evals_app.services.export_batches import ExportWork
 from evals_app.services.export_files import ExportFolder
 from evals_app.services.exporting import export_workspace
 from evals_app.services.formatting import WorkspaceFormatter
@@ -99,10 +103,38 @@ def test_lines_a_worker_cannot_write_fail_the_export_and_change_no_file(
     before = files_under(export_workspace(workspace, tmp_path, jobs=2).folder)
     Case.objects.update(document={"id": "changed", "input": "Changed."})
 
-    def disk_full(*args: Any) -> None:
+    original = export_batches.temporary_bytes
+
+    @contextmanager
+    def disk_full(target: Path) -> Iterator[tuple[Any, str]]:
+        with original(target) as (handle, path):
+            yield FullDisk(), path
+
+    monkeypatch.setattr(export_batches, "temporary_bytes", disk_full)  # forked workers see it
+    with pytest.raises(OSError, match="No space left"):
+        export_workspace(workspace, tmp_path, jobs=2)
+
+    assert files_under(tmp_path / workspace.slug) == before  # no temporary file either
+
+
+class FullDisk:
+    """A file on a disk that is full."""
+
+    def write(self, data: bytes) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(export_batches, "write_at", disk_full)  # forked workers see it
+
+def test_lines_the_export_cannot_append_fail_it_and_change_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = import_workspace(PERIODS, "Periods").workspace
+    before = files_under(export_workspace(workspace, tmp_path, jobs=2).folder)
+    Case.objects.update(document={"id": "changed", "input": "Changed."})
+
+    def disk_full(source: Any, out: Any, length: int = 0) -> None:
+        FullDisk().write(b"")
+
+    monkeypatch.setattr(shutil, "copyfileobj", disk_full)
     with pytest.raises(OSError, match="No space left"):
         export_workspace(workspace, tmp_path, jobs=2)
 
@@ -115,15 +147,12 @@ def test_a_worker_refuses_to_query_the_database(tmp_path: Path) -> None:
     work = ExportWork(WorkspaceFormatter(workspace), [], folder, ("lm",), False, tmp_path / "x")
     Workspace.objects.count()  # the connection the worker inherits is open
 
-    with (
-        open(tmp_path / "x", "wb") as lines,
-        ProcessPoolExecutor(
-            1,
-            mp_context=get_context("fork"),
-            initializer=export_batches._start_worker,
-            initargs=(work, SharedLines(lines.fileno(), 1)),
-        ) as pool,
-    ):
+    with ProcessPoolExecutor(
+        1,
+        mp_context=get_context("fork"),
+        initializer=export_batches._start_worker,
+        initargs=(work,),
+    ) as pool:
         refused = pool.submit(count_workspaces).exception()
 
     assert isinstance(refused, RuntimeError)
@@ -157,66 +186,3 @@ def test_without_syncfs_each_file_is_synced_before_it_is_put_in_place(
 
     written = [path for path in (tmp_path / workspace.slug).rglob("*") if path.is_file()]
     assert len(synced) == len(written)
-
-
-def test_a_batch_has_its_place_once_every_batch_before_it_has_its_size(tmp_path: Path) -> None:
-    with open(tmp_path / "lines", "wb") as lines:
-        shared = SharedLines(lines.fileno(), 3)
-
-        assert shared.place(1, 20) is None  # batch 0 is still being formatted
-        assert shared.place(0, 10) == 0
-        assert shared.place(2, 5) == 30
-        assert shared.place(3, 1) is None  # more batches than counted: never placed
-
-
-@pytest.fixture
-def placed_late(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every batch is formatted before its place is known: its lines go to a temporary file."""
-    original = SharedLines.place
-
-    def place(self: SharedLines, number: int, size: int) -> None:
-        original(self, number, size)
-
-    monkeypatch.setattr(SharedLines, "place", place)  # forked workers see it
-
-
-@pytest.mark.usefixtures("placed_late")
-def test_lines_formatted_before_their_place_is_known_are_copied_to_it(tmp_path: Path) -> None:
-    workspace = import_workspace(PERIODS, "Periods").workspace
-
-    alone = export_workspace(workspace, tmp_path / "one", jobs=1)
-    shared = export_workspace(workspace, tmp_path / "two", jobs=2)
-
-    assert files_under(shared.folder) == files_under(alone.folder)
-
-
-@pytest.mark.usefixtures("placed_late")
-def test_lines_are_copied_without_copy_file_range_where_it_is_missing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    workspace = import_workspace(PERIODS, "Periods").workspace
-    alone = export_workspace(workspace, tmp_path / "one", jobs=1)
-    monkeypatch.delattr(os, "copy_file_range", raising=False)
-
-    shared = export_workspace(workspace, tmp_path / "two", jobs=2)
-
-    assert files_under(shared.folder) == files_under(alone.folder)
-
-
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_every_line_of_formatted_jsonl_leaves_the_page_cache_once_written(
-    jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    workspace = import_workspace(PERIODS, "Periods").workspace
-    let_go: list[int] = []
-    original = exporting.drop_behind
-
-    def drop_behind(handle: Any, end: int) -> None:
-        let_go.append(end)
-        original(handle, end)
-
-    monkeypatch.setattr(exporting, "drop_behind", drop_behind)
-    summary = export_workspace(workspace, tmp_path, jobs=jobs)
-
-    assert let_go == sorted(let_go)
-    assert let_go[-1] == (summary.folder / "formatted.jsonl").stat().st_size

@@ -19,7 +19,6 @@ from django.urls import URLPattern, get_resolver, reverse
 from evals_app.models import Case, CommentThread, Membership, Workspace, WorkspaceFile
 from evals_app.permissions import Capability
 from evals_app.services.comments import start_thread
-from evals_app.services.documents import case_document
 from evals_app.services.importing import import_workspace
 from evals_app.services.revisions import record_revision
 from tests.factories import admin, api_token, member, user, write_files
@@ -89,8 +88,8 @@ def world(tmp_path: Any) -> World:
     )
     workspace = import_workspace(root, "Team").workspace
     case = Case.objects.get(case_id="first")
-    record_revision(case, None, "as imported", case_document(case))
-    record_revision(case, None, "edited", case_document(case))
+    record_revision(case, None, "as imported", case.document)
+    record_revision(case, None, "edited", case.document)
     someone = user("someone", password=None)
     membership = Membership.objects.create(workspace=workspace, user=someone, role="owner")
     thread = start_thread(case, someone, "Why this turn?", "input", 0)

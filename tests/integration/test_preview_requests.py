@@ -18,7 +18,6 @@ from django.test import Client
 from hypothesis import HealthCheck, assume, given, settings
 
 from evals_app.models import Case, Workspace
-from evals_app.services.documents import case_document
 from evals_app.services.importing import import_workspace
 from tests import factories
 from tests.factories import database_snapshot, write_files
@@ -118,10 +117,10 @@ def test_the_compact_form_still_saves_any_case_unchanged(document: dict[str, Any
     client.force_login(User.objects.get_or_create(username="root", is_superuser=True)[0])
 
     for case in Case.objects.select_related("suite__workspace"):
-        before = case_document(case)
+        before = case.document
         form = form_of(client.get(editor_url(case)).content.decode())
 
         response = client.post(editor_url(case), {**form, "action": "save"})
 
         assert response.status_code == 302
-        assert case_document(Case.objects.get(pk=case.pk)) == before
+        assert Case.objects.get(pk=case.pk).document == before

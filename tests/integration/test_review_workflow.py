@@ -16,7 +16,6 @@ from django.urls import reverse
 from evals_app.models import Case, CommentThread, ReviewEvent, ReviewStatus, Revision, Workspace
 from evals_app.services.case_editing import save_case
 from evals_app.services.comments import CommentError, reply, resolve, start_thread
-from evals_app.services.documents import case_document
 from evals_app.services.importing import import_workspace
 from evals_app.services.review_workflow import ReviewError, move, waiting_for_review
 from tests.factories import member, write_files
@@ -58,7 +57,7 @@ def the_case(case_id: str = "refund") -> Case:
 
 
 def edit(case: Case, author: Any, outcome: str) -> Case:
-    document = case_document(case)
+    document = case.document
     return save_case(case, {**document, "outcome": outcome}, case.version, author)
 
 
@@ -120,7 +119,7 @@ def test_saving_an_unchanged_case_keeps_its_approval_and_records_nothing(
     move(case, editor, Action.SUBMITTED)
     move(case, reviewer, Action.APPROVED)
 
-    save_case(the_case(), case_document(the_case()), the_case().version, editor)
+    save_case(the_case(), the_case().document, the_case().version, editor)
 
     assert the_case().status == ReviewStatus.APPROVED
     assert not Revision.objects.exists()
@@ -133,7 +132,7 @@ def test_approving_a_draft_is_refused(workspace: Workspace) -> None:
 
 def test_every_save_records_a_revision_with_the_whole_case(workspace: Workspace) -> None:
     editor = member(workspace, "editor")
-    before = case_document(the_case())
+    before = the_case().document
 
     edit(the_case(), editor, "First edit.")
     edit(the_case(), editor, "Second edit.")
@@ -368,7 +367,7 @@ def test_approved_only_download_gives_the_approved_cases(workspace: Workspace) -
 def test_comparing_two_revisions_shows_turn_and_prompt_changes(workspace: Workspace) -> None:
     editor = member(workspace, "editor")
     case = the_case()
-    document = case_document(case)
+    document = case.document
     system, user = document["input_messages"]
     document["input_messages"] = [user, system, {"role": "assistant", "content": "Which card?"}]
     save_case(case, document, case.version, editor)
@@ -386,7 +385,7 @@ def test_comparing_two_revisions_shows_turn_and_prompt_changes(workspace: Worksp
 def test_history_says_what_each_revision_changed(workspace: Workspace) -> None:
     editor = member(workspace, "editor")
     case = the_case()
-    document = case_document(case)
+    document = case.document
     document["input_messages"][1]["content"] = "I was charged three times."
     document["input_messages"].append({"role": "assistant", "content": "Which card?"})
     case = save_case(case, document, case.version, editor)

@@ -19,7 +19,6 @@ from evals_app.eval_files.json_text import decode_json
 from evals_app.models import Case, ReviewStatus, Workspace
 from evals_app.services.case_reading import document_batches, stored_cases
 from evals_app.services.case_summaries import SUMMARY_FIELDS, refresh_summaries
-from evals_app.services.documents import case_document
 from evals_app.services.formatting import WorkspaceFormatter
 from evals_app.services.importing import import_workspace
 from tests.factories import key_orders, property_workspace
@@ -30,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 def assert_rows_read_like_models(workspace: Workspace) -> None:
     for suite in workspace.suites.all():
-        by_models = [case_document(case) for case in suite.cases.order_by("position")]
+        by_models = [case.document for case in suite.cases.order_by("position")]
         for chunk_size in (1, 2, 500):
             chunks = stored_cases(suite.cases.all(), chunk_size=chunk_size)
             by_rows = [case.document for case in chunks]
