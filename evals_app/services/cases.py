@@ -14,7 +14,7 @@ from django.db.models import Max
 
 from ..eval_files.case_parts import join_case, new_case_parts, split_case
 from ..eval_files.errors import EvalFileError
-from ..eval_files.reading import MAX_ID_LENGTH, case_id_problem
+from ..eval_files.reading import case_id_problem
 from ..models import ActivityRecord, Case, ReviewStatus, Suite
 from .activity import record_activity
 from .positions import shift_positions
@@ -122,8 +122,6 @@ def _check_id(suite: Suite, case_id: str) -> None:
     problem = case_id_problem(case_id)
     if problem is not None:
         raise EvalFileError(f"{problem[0].upper()}{problem[1:]}.", case_id=case_id, field="id")
-    if len(case_id) > MAX_ID_LENGTH:
-        raise EvalFileError(f"An id can be at most {MAX_ID_LENGTH} characters long.", field="id")
     if suite.cases.filter(case_id=case_id).exists():
         raise EvalFileError(
             f"A case with id {case_id!r} already exists in this suite.", case_id=case_id, field="id"
@@ -142,11 +140,5 @@ def _copy_id(suite: Suite, case_id: str) -> str:
     if problem is not None:
         raise EvalFileError(
             f"The copy's id {candidate!r} is refused: {problem}.", case_id=case_id, field="id"
-        )
-    if len(candidate) > MAX_ID_LENGTH:
-        raise EvalFileError(
-            f"The copy's id {candidate!r} would be longer than {MAX_ID_LENGTH} characters.",
-            case_id=case_id,
-            field="id",
         )
     return candidate

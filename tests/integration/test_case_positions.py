@@ -60,7 +60,7 @@ def test_shifting_leaves_other_parents_alone() -> None:
 def test_a_copy_whose_id_would_be_too_long_is_refused() -> None:
     suite = new_suite("x" * 196)
 
-    with pytest.raises(EvalFileError, match="longer than 200"):
+    with pytest.raises(EvalFileError, match="at most 200 characters"):
         duplicate_case(suite.cases.get())
 
     assert suite.cases.count() == 1
