@@ -31,6 +31,7 @@ from .yaml_styles import (
     Habits,
     emitted_block,
     flow_text,
+    reads_back,
     same_value,
     scalar_text,
 )
@@ -175,7 +176,30 @@ class _Splicer:
             return Edit(node.start, line_end, lead + prefix + header + rest + newline + body)
         if old_block and ends_line:
             written += newline
+        elif not old_block and LINE_BREAK.search(text, node.start, node.end):
+            written = self._folded_like(node, written, new)
         return Edit(node.start, node.end, lead + prefix + written)
+
+    def _folded_like(self, node: Node, written: str, value: Any) -> str:
+        """A one-line scalar folded over lines as wide as the old one's (a single space
+        between two words may be a line break in plain and quoted scalars)."""
+        lines = LINE_BREAK.split(self.text[line_start_of(self.text, node.start) : node.end])
+        width = max(len(line) for line in lines)
+        pad = " " * indentation(lines[1]) if len(lines) > 1 else ""
+        column = node.start - line_start_of(self.text, node.start)
+        out: list[str] = []
+        current = ""
+        for word in written.split(" "):
+            if current and column + len(current) + 1 + len(word) > width and word:
+                out.append(current)
+                current, column = word, len(pad)
+            else:
+                current = f"{current} {word}" if current or out else word
+        out.append(current)
+        folded = (self.habits.newline + pad).join(out)
+        if "  " in written or not reads_back(folded.replace(self.habits.newline, "\n"), value):
+            return written
+        return folded
 
     def _block_indent(self, node: Node, parent_column: int) -> int:
         """The indentation of a block scalar's lines: the old one's, else one step in."""

@@ -123,9 +123,11 @@ def block_text(value: str, style: str, indent: int, newline: str) -> str | None:
     lines = body.split("\n")
     if style == ">":
         lines = _folded_lines(lines)
-    indicator = str(indent) if lines and lines[0].startswith((" ", "\t")) else ""
-    if indicator and not 1 <= indent <= 9:
+    if lines and lines[0].startswith((" ", "\t")):
+        # It would need an indentation indicator, which counts from the parent's column:
+        # the nearest quoted style is simpler and as faithful.
         return None
+    indicator = ""
     pad = " " * indent
     written = [pad + line if line else "" for line in lines]
     if body == "":
@@ -281,7 +283,7 @@ def styled_for_ruamel(value: Any, habits: Habits) -> Any:
         return CommentedSeq(styled_for_ruamel(item, habits) for item in value)
     if not isinstance(value, str):
         return value
-    if "\n" in value and block_text(value, "|", 2, "\n") is not None:
+    if "\n" in value and _literal_friendly(value):
         return LiteralScalarString(value)
     plain = inline_text(value, None)
     if plain is not None and not habits.quote_plain:
@@ -289,6 +291,15 @@ def styled_for_ruamel(value: Any, habits: Habits) -> Any:
     if habits.quote == "'" and inline_text(value, "'") is not None:
         return SingleQuotedScalarString(value)
     return DoubleQuotedScalarString(value)
+
+
+def _literal_friendly(value: str) -> bool:
+    """Text ruamel.yaml writes as `|` and reads back the same: lines with text, none starting
+    or ending with a space, at most one final line break."""
+    lines = value.removesuffix("\n").split("\n")
+    return block_text(value, "|", 2, "\n") is not None and all(
+        line.strip() and line == line.strip() for line in lines
+    )
 
 
 def emitted_block(value: Any, habits: Habits, column: int) -> str:
