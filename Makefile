@@ -20,7 +20,7 @@ test: setup chromium git lint typecheck pytest ## Set up everything and run the 
 test-postgres: setup chromium postgres ## The whole pytest suite on PostgreSQL (POSTGRES_URL=...)
 	DATABASE_URL='$(POSTGRES_URL)' .venv/bin/pytest
 
-bench: setup chromium git ## Every performance figure, one JSON line each (README, "Performance")
+bench: setup chromium git ## Every performance figure, one JSON line each (docs/performance.md)
 	.venv/bin/python -m bench.run $(ARGS)
 
 bench-quick: setup chromium ## The same at a small size, as a smoke test (under a minute)

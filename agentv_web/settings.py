@@ -1,4 +1,4 @@
-"""Django settings, read from the environment (see README, "Configuration" and "Deployment")."""
+"""Django settings, read from the environment (docs/configuration.md and docs/deployment.md)."""
 
 from __future__ import annotations
 
@@ -234,7 +234,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = AGENTV_MAX_UPLOAD_BYTES
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 20_000
 
 # HTTPS. Production defaults are strict; each setting can be relaxed for a trial over plain
-# HTTP (README, "Deployment"). Behind a proxy that terminates TLS, it must set
+# HTTP (docs/deployment.md). Behind a proxy that terminates TLS, it must set
 # X-Forwarded-Proto and DJANGO_TRUST_X_FORWARDED_PROTO must be on, or every request looks
 # like plain HTTP and is redirected forever.
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)

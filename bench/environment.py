@@ -67,6 +67,6 @@ def prepare(folder: Path, settings: str = "agentv_web.settings") -> Environment:
 def join(workspace_name: str) -> None:
     """Make the benchmark's account the owner of the workspace `workspace_name`."""
     from evals_app.models import Membership, Workspace
-    from evals_app.services.memberships import add_member
+    from evals_app.services.workspaces.memberships import add_member
 
     add_member(Workspace.objects.get(name=workspace_name), USERNAME, Membership.Role.OWNER)

@@ -31,7 +31,7 @@ from .models import (
     WorkspaceFile,
 )
 from .models.ordered_json import OrderedJSONField, readable_json
-from .services.case_summaries import mark_file_stale
+from .services.cases.summaries import mark_file_stale
 
 
 class TextAsTyped(forms.CharField):

@@ -8,7 +8,7 @@ from django import forms
 
 from .eval_files.dialects import PROFILE_LABELS
 from .models import Membership, ReviewStatus
-from .services.case_list import MARKERS, SORTS, WARNINGS, CaseListing
+from .services.cases.work_list import MARKERS, SORTS, WARNINGS, CaseListing
 
 
 def _one_line_ends(text: str) -> str:

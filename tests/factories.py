@@ -24,8 +24,8 @@ from evals_app.models import (
     WorkspaceFile,
 )
 from evals_app.services.api_tokens import create_token
-from evals_app.services.importing import import_workspace
-from evals_app.services.revisions import record_revision
+from evals_app.services.imports.folders import import_workspace
+from evals_app.services.review.revisions import record_revision
 
 
 def key_orders(data: Any) -> Any:

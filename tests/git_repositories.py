@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from evals_app.models import Workspace
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 
 
 class Repository:

@@ -1,2 +1,2 @@
-"""The JSON API under /api/v1/ (README, "API"): one router module per resource, each endpoint
+"""The JSON API under /api/v1/ (docs/api.md): one router module per resource, each endpoint
 a thin call of the services and the permission checks the pages use."""

@@ -12,7 +12,7 @@ from ..eval_files.errors import EvalFileError
 from ..eval_files.json_keys import KeyCollision, with_keys_typed_as, with_string_keys
 from ..models import Case, ReviewStatus
 from ..permissions import Capability
-from ..services.case_editing import CaseConflict, differences, save_case
+from ..services.cases.editing import CaseConflict, differences, save_case
 from .auth import api_user
 from .cursors import BadCursor, decode_cursor, encode_cursor
 from .errors import WORKSPACE_ERRORS, InvalidDocument, Message, invalid_document
@@ -99,7 +99,7 @@ class Conflict(Schema):
 @router.get("/workspaces/{slug}/cases", response={200: CasePage, **WORKSPACE_ERRORS})
 def list_cases(request: HttpRequest, slug: str, filters: Query[CaseFilter]) -> Any:
     """The workspace's cases, suite by suite (by path), in their order in the suite, a page at
-    a time: follow `next` until it is null (README, "API")."""
+    a time: follow `next` until it is null (docs/api.md)."""
     access = access_to(request, slug, Capability.VIEW)
     cases = Case.objects.filter(suite__workspace=access.workspace)
     if filters.suite is not None:
@@ -137,7 +137,7 @@ def list_cases(request: HttpRequest, slug: str, filters: Query[CaseFilter]) -> A
 )
 def read_case(request: HttpRequest, slug: str, address: Query[CaseAddress]) -> Any:
     """One case with its document. Mapping keys that YAML holds as numbers, booleans or null
-    come as their JSON text (`0` → `"0"`); see README, "API"."""
+    come as their JSON text (`0` → `"0"`); see docs/api.md."""
     _, case = case_at(request, slug, address.suite, address.id, Capability.VIEW)
     try:
         document = with_string_keys(case.document)
@@ -160,7 +160,7 @@ def replace_case(
     request: HttpRequest, slug: str, address: Query[CaseAddress], update: CaseUpdate
 ) -> Any:
     """Replace the case's document, if the case is still at `version`; validated as import
-    validates a file. Keys typed in the stored case keep their type (see README, "API")."""
+    validates a file. Keys typed in the stored case keep their type (see docs/api.md)."""
     _, case = case_at(request, slug, address.suite, address.id, Capability.EDIT)
     document = with_keys_typed_as(update.document, case.document)
     try:

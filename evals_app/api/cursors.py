@@ -1,4 +1,4 @@
-"""Cursors of the API's paged lists (README, "API"): opaque text that says where a page ended.
+"""Cursors of the API's paged lists (docs/api.md): opaque text that says where a page ended.
 
 A cursor holds the sort key of the last item sent, so the next page starts after it whatever
 was added or removed meanwhile (keyset paging): nothing is sent twice, and an item added

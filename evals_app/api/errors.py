@@ -1,4 +1,4 @@
-"""Every error of the API is JSON with a `message` (README, "API"): the same refusals as the
+"""Every error of the API is JSON with a `message` (docs/api.md): the same refusals as the
 pages (404 outside the caller's workspaces, 403 when the role does not allow), in words."""
 
 from __future__ import annotations

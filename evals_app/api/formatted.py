@@ -7,10 +7,10 @@ from typing import Any, Literal
 from django.http import HttpRequest
 from ninja import Field, Query, Router
 
-from ..formatting.engine import MODES, Mode
+from ..formatting.profile_2025.formatter import MODES, Mode
 from ..permissions import Capability
-from ..services.formatted_rows import formatted_rows
-from ..services.formatting import WorkspaceFormatter
+from ..services.profiles.formatted_rows import formatted_rows
+from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from .cases import CaseAddress
 from .errors import WORKSPACE_ERRORS
 from .lookups import case_at
@@ -32,7 +32,7 @@ class FormattedQuery(CaseAddress):
 def formatted_case(
     request: HttpRequest, slug: str, query: Query[FormattedQuery]
 ) -> list[dict[str, Any]]:
-    """The case's rows of `formatted.jsonl` (README, "Command line"): one per mode, `lm`
+    """The case's rows of `formatted.jsonl` (docs/user-guide.md, "Command line"): one per mode, `lm`
     first."""
     access, case = case_at(request, slug, query.suite, query.id, Capability.VIEW)
     formatter = WorkspaceFormatter(access.workspace)

@@ -9,7 +9,7 @@ from ninja import Query, Router, Schema, Status
 
 from ..models import ReviewStatus
 from ..permissions import REVIEW_STEPS
-from ..services.review_workflow import ReviewError, move
+from ..services.review.workflow import ReviewError, move
 from .auth import api_user
 from .cases import CaseAddress
 from .errors import WORKSPACE_ERRORS, Message

@@ -83,6 +83,8 @@ class Spelling:
 
 _FORMS: tuple[MessagesForm, ...] = ("messages", "message", "string", "content")
 _PARTS = ("outcome", "input", "expected", "target", "evaluators")
+# The two conversations of a case, as the editor shows them and comments point into them.
+SECTIONS = ("input", "expected")
 
 # The spelling of a new case in a file of each period, when the file has no case to copy.
 NEW_CASE_SPELLINGS: dict[str | None, Spelling] = {

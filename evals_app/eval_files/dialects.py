@@ -67,8 +67,6 @@ def is_eval_document(data: Any) -> bool:
     )
 
 
-
-
 def reference_path(value: str) -> str:
     """The path a `file://PATH` reference (or a bare path) names."""
     return value.removeprefix(FILE_PROTOCOL)

@@ -1,4 +1,4 @@
-"""A case's YAML mapping as plain JSON and back, for the API (README, "API").
+"""A case's YAML mapping as plain JSON and back, for the API (docs/api.md).
 
 YAML keys may be numbers, booleans or null (`score_ranges: {0: …}`); JSON keys are strings.
 Such a key is given as its JSON text (`0` → `"0"`, `true` → `"true"`, `null` → `"null"`), and

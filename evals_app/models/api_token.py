@@ -1,4 +1,4 @@
-"""Tokens that let scripts and CI use the JSON API as a user (README, "API")."""
+"""Tokens that let scripts and CI use the JSON API as a user (docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """API tokens: created for a user, shown once, kept only as a hash, revoked by deleting them.
 
 A token is `agentv_` and 32 random bytes (URL-safe base64). The database keeps its SHA-256
-and its first characters, so a leaked database gives no usable token (README, "API").
+and its first characters, so a leaked database gives no usable token (docs/api.md).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from django.views.decorators.vary import vary_on_headers
 from ..forms import CaseListForm
 from ..models import Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
-from ..services.bulk_cases import (
+from ..services.cases.bulk import (
     BulkResult,
     approve_cases,
     delete_cases,

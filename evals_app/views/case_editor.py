@@ -19,22 +19,22 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
-from ..case_drafts import CaseDraft, DraftFormError, DraftValueError
+from ..editor.case_drafts import CaseDraft, DraftFormError, DraftValueError
+from ..editor.page_context import editor_context, preview_context
+from ..editor.review_panel import review_context
 from ..eval_files.errors import EvalFileError
 from ..eval_files.yaml_dumper import dump_yaml
-from ..formatting.engine import MODES
+from ..formatting.profile_2025.formatter import MODES
 from ..json_limits import JSONTooDeep, UnstorableText, load_json
 from ..models import Case, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..request_numbers import parse_number
-from ..services.case_editing import CaseConflict, differences, paste_case, save_case
-from ..services.case_pasting import pasted_replacement
-from ..services.formatting import WorkspaceFormatter
+from ..services.cases.editing import CaseConflict, differences, paste_case, save_case
+from ..services.cases.pasting import pasted_replacement
 from ..services.profiles import profile_of
-from .editor_context import editor_context, preview_context
+from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
-from .review_context import review_context
 
 TEMPLATE = "evals/case_editor.html"
 

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 from ..models import Case, ReviewStatus
 from ..permissions import workspace_access
-from ..services.exporting import export_workspace
+from ..services.exports.exporting import export_workspace
 from .htmx_request import HtmxHttpRequest
 
 

@@ -9,15 +9,20 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ..case_diff import change_summary, conversation_diff, field_changes, fold_unchanged
 from ..eval_files.errors import EvalFileError
 from ..models import Case, Revision
 from ..permissions import Capability, WorkspaceAccess, signed_in_user
 from ..request_numbers import parse_number
-from ..services.case_editing import CaseConflict, save_case
-from ..services.formatting import WorkspaceFormatter
-from ..services.formatting_diffs import formatting_diffs
+from ..services.cases.editing import CaseConflict, save_case
 from ..services.profiles import profile_of
+from ..services.profiles.workspace_formatter import WorkspaceFormatter
+from ..services.review.case_diff import (
+    change_summary,
+    conversation_diff,
+    field_changes,
+    fold_unchanged,
+)
+from ..services.review.formatting_diffs import formatting_diffs
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
 

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from ..forms import MemberForm
 from ..permissions import Capability, signed_in_user, workspace_access
-from ..services.memberships import MembershipError, add_member, remove_member
+from ..services.workspaces.memberships import MembershipError, add_member, remove_member
 from .htmx_request import HtmxHttpRequest
 from .workspaces import WORKSPACE_PAGE, workspace_context
 

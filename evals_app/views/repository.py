@@ -12,14 +12,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ..models import Suite
 from ..permissions import Capability, signed_in_user, workspace_access
-from ..services.conflicts import NoConflict, keep_mine, take_theirs
-from ..services.formatting import WorkspaceFormatter
-from ..services.git_repository import GitError
-from ..services.importing import ImportFailed
-from ..services.publishing import PublishRefused, publish_workspace
-from ..services.repository_sync import NotLinked, sync_repository
-from ..services.syncing import OUTCOME_KINDS, UNCHANGED, CaseOutcome
-from .document_diffs import document_diff
+from ..services.imports.folders import ImportFailed
+from ..services.profiles.workspace_formatter import WorkspaceFormatter
+from ..services.repository.conflicts import NoConflict, keep_mine, take_theirs
+from ..services.repository.git import GitError
+from ..services.repository.publishing import PublishRefused, publish_workspace
+from ..services.repository.sync import NotLinked, sync_repository
+from ..services.repository.three_way import OUTCOME_KINDS, UNCHANGED, CaseOutcome
+from ..services.review.document_diffs import document_diff
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
 

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from ..editor.review_panel import review_context
 from ..models import Case, CommentThread
 from ..permissions import (
     REVIEW_STEPS,
@@ -19,12 +20,11 @@ from ..permissions import (
     workspace_access,
 )
 from ..request_numbers import parse_number
-from ..services.activity import workspace_activity
-from ..services.comments import CommentError, reopen, reply, resolve, start_thread
-from ..services.review_workflow import ReviewError, move, waiting_for_review
+from ..services.review.comments import CommentError, reopen, reply, resolve, start_thread
+from ..services.review.workflow import ReviewError, move, waiting_for_review
+from ..services.workspaces.activity import workspace_activity
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
-from .review_context import review_context
 
 EDITOR = "evals/case_editor.html"
 

@@ -11,15 +11,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from ..editor.prompt_rows import PromptFormError, apply_action, rows_from_form
 from ..eval_files.errors import EvalFileError
 from ..forms import SuiteFieldsForm, SuitePathForm, SuiteProfileForm
 from ..models import Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
-from ..prompt_rows import PromptFormError, PromptRow, apply_action, rows_from_form, rows_of
-from ..services.expanded_tests import expanded_tests
-from ..services.formatting import WorkspaceFormatter
 from ..services.profiles import profile_of
-from ..services.suite_fields import (
+from ..services.profiles.expanded_tests import expanded_tests
+from ..services.profiles.workspace_formatter import WorkspaceFormatter
+from ..services.suites.eval_files import delete_suite, rename_suite
+from ..services.suites.fields import (
     PROMPTS_KEY,
     change_profile,
     edit_suite_fields,
@@ -28,8 +29,8 @@ from ..services.suite_fields import (
     has_fields,
     shows_prompts,
 )
-from ..services.suites import delete_suite, rename_suite
-from ..services.workspace_paths import WorkspacePathError
+from ..services.suites.prompts import PromptRow, rows_of
+from ..services.workspaces.paths import WorkspacePathError
 from .htmx_request import HtmxHttpRequest
 
 SETTINGS_PAGE = "evals/suite_settings.html"

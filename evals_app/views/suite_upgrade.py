@@ -10,9 +10,9 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from ..case_diff import LineRow, Run, fold_unchanged, line_diff
 from ..permissions import Capability, signed_in_user, workspace_access
-from ..services.upgrade import CaseUpgrade, plan_upgrade, upgrade_suites
+from ..services.review.case_diff import LineRow, Run, fold_unchanged, line_diff
+from ..services.suites.upgrade import CaseUpgrade, plan_upgrade, upgrade_suites
 from .htmx_request import HtmxHttpRequest
 
 

@@ -17,11 +17,17 @@ from ..eval_files.errors import EvalFileError
 from ..forms import CaseForm, CaseListForm
 from ..models import Case, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
-from ..services.case_list import refresh_suite_summaries
-from ..services.cases import Direction, create_case, delete_case, duplicate_case, move_case
-from ..services.formatting import WorkspaceFormatter
+from ..services.cases.list_changes import (
+    Direction,
+    create_case,
+    delete_case,
+    duplicate_case,
+    move_case,
+)
+from ..services.cases.work_list import refresh_suite_summaries
 from ..services.profiles import profile_of
-from ..services.suites import case_file_references, page_of_cases, summarize_cases
+from ..services.profiles.workspace_formatter import WorkspaceFormatter
+from ..services.suites.eval_files import case_file_references, page_of_cases, summarize_cases
 from .fragments import render_page
 from .htmx_request import HtmxHttpRequest
 

@@ -14,15 +14,15 @@ from ..formatting.guideline_patterns import is_guideline
 from ..forms import FileForm, UploadForm
 from ..models import Workspace, WorkspaceFile
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
-from ..services.formatting import workspace_configs
-from ..services.workspace_files import (
+from ..services.profiles.workspace_formatter import workspace_configs
+from ..services.workspaces.files import (
     FileContentError,
     create_file,
     delete_file,
     update_file,
     upload_file,
 )
-from ..services.workspace_paths import WorkspacePathError
+from ..services.workspaces.paths import WorkspacePathError
 from .fragments import render_page
 from .htmx_request import HtmxHttpRequest
 from .workspaces import WORKSPACE_PAGE, workspace_context

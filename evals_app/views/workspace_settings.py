@@ -11,13 +11,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from ..forms import WorkspaceDeleteForm, WorkspaceForm, WorkspaceImportForm
 from ..permissions import Capability, WorkspaceAccess, may_manage, signed_in_user, workspace_access
-from ..services.workspaces import (
+from ..services.imports.zip_import import ZipImportFailed, import_zip, zip_limits
+from ..services.workspaces.lifecycle import (
     WorkspaceNameError,
     create_workspace,
     delete_workspace,
     rename_workspace,
 )
-from ..services.zip_import import ZipImportFailed, import_zip, zip_limits
 from .htmx_request import HtmxHttpRequest
 
 SETTINGS_PAGE = "evals/workspace_settings.html"

@@ -20,18 +20,18 @@ from ..permissions import (
     visible_workspaces,
     workspace_access,
 )
-from ..services.configs import (
+from ..services.profiles.workspace_formatter import workspace_configs
+from ..services.review.workflow import status_counts
+from ..services.suites.eval_files import create_suite
+from ..services.workspaces.configs import (
     ConfigPathError,
     GuidelinePatternError,
     config_rows,
     set_guideline_patterns,
 )
-from ..services.formatting import workspace_configs
-from ..services.review_workflow import status_counts
-from ..services.suites import create_suite
-from ..services.workspace_files import file_rows, max_file_bytes
-from ..services.workspace_paths import WorkspacePathError
-from ..services.workspaces import CheckoutFolderError, set_checkout_folder
+from ..services.workspaces.files import file_rows, max_file_bytes
+from ..services.workspaces.lifecycle import CheckoutFolderError, set_checkout_folder
+from ..services.workspaces.paths import WorkspacePathError
 from .htmx_request import HtmxHttpRequest
 
 WORKSPACE_PAGE = "evals/workspace_detail.html"

@@ -23,8 +23,8 @@ from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from evals_app.models import Membership, Workspace
-from evals_app.services.importing import import_workspace
-from evals_app.services.memberships import add_member
+from evals_app.services.imports.folders import import_workspace
+from evals_app.services.workspaces.memberships import add_member
 from tests.browser.pages import (
     PASSWORD,
     SINGLE_TURN,

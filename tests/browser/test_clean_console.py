@@ -13,9 +13,9 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from evals_app.models import Case, Membership, ReviewEvent, Workspace
-from evals_app.services.case_editing import save_case
-from evals_app.services.memberships import add_member
-from evals_app.services.review_workflow import move
+from evals_app.services.cases.editing import save_case
+from evals_app.services.review.workflow import move
+from evals_app.services.workspaces.memberships import add_member
 from tests.browser.pages import (
     MULTI_TURN,
     PASSWORD,

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from evals_app.models import Case, Workspace
-from evals_app.services.case_editing import save_case
+from evals_app.services.cases.editing import save_case
 from tests.browser.pages import (
     MULTI_TURN,
     SINGLE_TURN,

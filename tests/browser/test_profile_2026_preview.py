@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from evals_app.models import Case, Membership
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from tests.browser.pages import sign_in
 from tests.factories import user
 

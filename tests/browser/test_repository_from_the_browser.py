@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from evals_app.models import Case
-from evals_app.services.case_editing import save_case
+from evals_app.services.cases.editing import save_case
 from tests import factories
 from tests.browser.pages import sign_in
 from tests.git_repositories import linked_workspace, repository, suite_yaml

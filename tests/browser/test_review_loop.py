@@ -10,7 +10,7 @@ from django.urls import reverse
 from playwright.sync_api import Locator, Page, expect
 
 from evals_app.models import Membership, Workspace
-from evals_app.services.memberships import add_member
+from evals_app.services.workspaces.memberships import add_member
 from tests.browser.pages import MULTI_TURN, PASSWORD, editor_url, log_in, open_editor, text_of
 from tests.factories import user
 

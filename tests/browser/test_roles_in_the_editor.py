@@ -10,8 +10,8 @@ from playwright.sync_api import Dialog, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from evals_app.models import Case, Membership, ReviewEvent, Workspace
-from evals_app.services.memberships import add_member
-from evals_app.services.review_workflow import move
+from evals_app.services.review.workflow import move
+from evals_app.services.workspaces.memberships import add_member
 from tests.browser.pages import MULTI_TURN, PASSWORD, open_editor, question, sign_in
 from tests.factories import user
 

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from evals_app.models import Membership, ReviewStatus, Workspace
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from tests.browser.conftest import editor_of
 from tests.browser.pages import sign_in
 from tests.factories import member

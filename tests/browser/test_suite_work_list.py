@@ -11,8 +11,8 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from evals_app.models import Case, Membership, ReviewEvent, Suite, Workspace
-from evals_app.services.memberships import add_member
-from evals_app.services.review_workflow import move
+from evals_app.services.review.workflow import move
+from evals_app.services.workspaces.memberships import add_member
 from tests.browser.pages import PASSWORD, sign_in
 from tests.factories import user
 

@@ -1,5 +1,5 @@
 """Today's tests in a real browser: a conversation test gains a turn whose chat messages follow
-typing (README, "The editor for today's tests")."""
+typing (docs/user-guide.md, "The editor for today's tests")."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from evals_app.models import Case, Suite
-from evals_app.services.cases import create_case, duplicate_case, move_case
+from evals_app.services.cases.list_changes import create_case, duplicate_case, move_case
 from tests import factories
 from tests.concurrency.threads import run_together
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from evals_app.models import Case
-from evals_app.services.case_editing import CaseConflict, save_case
+from evals_app.services.cases.editing import CaseConflict, save_case
 from tests import factories
 from tests.concurrency.threads import run_together
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from evals_app.models import Case, Workspace
-from evals_app.services import git_repository
-from evals_app.services.case_editing import save_case
-from evals_app.services.publishing import PublishResult, publish_workspace
+from evals_app.services.cases.editing import save_case
+from evals_app.services.repository import git as git_repository
+from evals_app.services.repository.publishing import PublishResult, publish_workspace
 from tests import factories
 from tests.concurrency.threads import run_together
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml

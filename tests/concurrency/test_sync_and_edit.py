@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from evals_app.models import Case
-from evals_app.services.case_editing import CaseConflict, save_case
-from evals_app.services.repository_sync import sync_repository
+from evals_app.services.cases.editing import CaseConflict, save_case
+from evals_app.services.repository.sync import sync_repository
 from tests.concurrency.threads import run_together
 from tests.git_repositories import linked_workspace, repository, suite_yaml
 

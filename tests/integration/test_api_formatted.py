@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evals_app.models import Case, Workspace
-from evals_app.services.exporting import FORMATTED_FILE, export_workspace
+from evals_app.services.exports.exporting import FORMATTED_FILE, export_workspace
 from tests.factories import api_token, imported_workspace, member
 from tests.integration.api_calls import ApiClient
 

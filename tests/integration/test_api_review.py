@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from evals_app.models import Case, ReviewEvent
-from evals_app.services.case_editing import save_case
+from evals_app.services.cases.editing import save_case
 from tests.integration.api_calls import Team, make_team
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from bench.generate import TEXT_HEAVY, generate_workspace
 from bench.generate_periods import NON_EVAL_FILES
 from evals_app.eval_files.yaml_loader import load_yaml
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 
 pytestmark = pytest.mark.django_db
 

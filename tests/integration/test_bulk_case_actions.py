@@ -15,8 +15,8 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Case, Membership, ReviewStatus, Suite, Workspace
-from evals_app.services.positions import close_gaps
-from evals_app.services.revisions import record_revision
+from evals_app.services.cases.positions import close_gaps
+from evals_app.services.review.revisions import record_revision
 from tests import factories
 
 pytestmark = pytest.mark.django_db

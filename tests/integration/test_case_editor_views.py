@@ -11,8 +11,8 @@ from django.test import Client
 
 from bench.html_forms import form_fields
 from evals_app.models import Case, Suite, Workspace
-from evals_app.services.case_editing import save_case
-from evals_app.services.importing import import_workspace
+from evals_app.services.cases.editing import save_case
+from evals_app.services.imports.folders import import_workspace
 from tests.factories import admin, database_snapshot, write_files
 
 pytestmark = pytest.mark.django_db

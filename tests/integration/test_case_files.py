@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from evals_app.eval_files.yaml_loader import load_yaml
 from evals_app.models import Suite, Workspace
-from evals_app.services.exporting import export_workspace
+from evals_app.services.exports.exporting import export_workspace
 from tests.factories import imported_workspace, write_files
 
 pytestmark = pytest.mark.django_db

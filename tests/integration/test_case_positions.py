@@ -10,8 +10,13 @@ from hypothesis import strategies as st
 
 from evals_app.eval_files.errors import EvalFileError
 from evals_app.models import Case, Suite
-from evals_app.services.cases import create_case, delete_case, duplicate_case, move_case
-from evals_app.services.positions import shift_positions
+from evals_app.services.cases.list_changes import (
+    create_case,
+    delete_case,
+    duplicate_case,
+    move_case,
+)
+from evals_app.services.cases.positions import shift_positions
 from tests import factories
 
 pytestmark = pytest.mark.django_db

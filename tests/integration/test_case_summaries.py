@@ -13,14 +13,14 @@ import pytest
 
 from evals_app.eval_files.yaml_dumper import dump_yaml
 from evals_app.models import Case, Suite, Workspace
-from evals_app.services.case_editing import paste_case, save_case
-from evals_app.services.case_summaries import SUMMARY_FIELDS, refresh_summaries
-from evals_app.services.cases import duplicate_case
-from evals_app.services.configs import set_guideline_patterns
-from evals_app.services.formatting import WorkspaceFormatter
-from evals_app.services.importing import import_workspace
-from evals_app.services.suites import summarize_cases
-from evals_app.services.workspace_files import create_file, delete_file, update_file
+from evals_app.services.cases.editing import paste_case, save_case
+from evals_app.services.cases.list_changes import duplicate_case
+from evals_app.services.cases.summaries import SUMMARY_FIELDS, refresh_summaries
+from evals_app.services.imports.folders import import_workspace
+from evals_app.services.profiles.workspace_formatter import WorkspaceFormatter
+from evals_app.services.suites.eval_files import summarize_cases
+from evals_app.services.workspaces.configs import set_guideline_patterns
+from evals_app.services.workspaces.files import create_file, delete_file, update_file
 from tests import factories
 from tests.factories import eval_document, simple_case, write_files
 

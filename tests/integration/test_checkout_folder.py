@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Workspace
-from evals_app.services.workspaces import CheckoutFolderError, clean_checkout_folder
+from evals_app.services.workspaces.lifecycle import CheckoutFolderError, clean_checkout_folder
 from tests import factories
 
 pytestmark = pytest.mark.django_db

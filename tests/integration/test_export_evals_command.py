@@ -14,9 +14,9 @@ from django.db import connections
 
 from evals_app.eval_files import writing
 from evals_app.eval_files.reading import read_eval_file
-from evals_app.formatting.engine import format_case
+from evals_app.formatting.profile_2025.formatter import format_case
 from evals_app.formatting.workspace_files import DirectoryFiles
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from tests.factories import write_files
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from evals_app.eval_files.reading import read_eval_file
 from evals_app.formatting.profile_2026 import format_tests_2026
 from evals_app.formatting.workspace_files import DirectoryFiles
 from evals_app.models import Workspace
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from tests.integration.test_export_evals_command import FIELDS
 
 pytestmark = pytest.mark.django_db

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from evals_app.eval_files.case_parts import split_case
-from evals_app.formatting.engine import MODES
+from evals_app.formatting.profile_2025.formatter import MODES
 from evals_app.models import Case, Workspace
-from evals_app.services.formatting import WorkspaceFormatter
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from evals_app.services.profiles import profile_2026, profile_of
+from evals_app.services.profiles.workspace_formatter import WorkspaceFormatter
 from tests.conftest import EXAMPLES
 from tests.factories import property_workspace
 from tests.integration.test_export_profile_2026 import FIXTURE as TODAY

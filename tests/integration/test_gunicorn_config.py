@@ -1,5 +1,5 @@
 """gunicorn.conf.py: workers start with Django loaded, out of the garbage collector's reach and
-with no database connection of the master's, and serve pages as the README's deployment runs
+with no database connection of the master's, and serve pages as docs/deployment.md runs
 them."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_django_is_loaded_once_before_the_workers_fork() -> None:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[int]:
-    """gunicorn started in the repository as the README's deployment starts it; its port."""
+    """gunicorn started in the repository as docs/deployment.md starts it; its port."""
     environment = production_environment(tmp_path, DJANGO_SECURE_SSL_REDIRECT="false")
     environment["DJANGO_ALLOWED_HOSTS"] = "127.0.0.1"
     migrated = run_python(["manage.py", "migrate", "--noinput"], environment)

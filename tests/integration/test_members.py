@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Membership, Workspace
-from evals_app.services.memberships import MembershipError, add_member, remove_member
+from evals_app.services.workspaces.memberships import MembershipError, add_member, remove_member
 from tests.factories import admin, member, user, workspace
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from bench.generate import LONG_CASE_ID, generate_workspace
 from evals_app.models import Case, Suite
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from tests.integration.test_case_editor_views import form_of
 
 pytestmark = pytest.mark.django_db

@@ -22,12 +22,14 @@ from typing import Any
 import pytest
 
 from evals_app.models import Case, ReviewStatus, Workspace
-from evals_app.services import export_batches, export_files, exporting
-from evals_app.services.export_batches import ExportWork
-from evals_app.services.export_files import ExportFolder
-from evals_app.services.exporting import export_workspace
-from evals_app.services.formatting import WorkspaceFormatter
-from evals_app.services.importing import import_workspace
+from evals_app.services.exports import batches as export_batches
+from evals_app.services.exports import exporting
+from evals_app.services.exports import files as export_files
+from evals_app.services.exports.batches import ExportWork
+from evals_app.services.exports.exporting import export_workspace
+from evals_app.services.exports.files import ExportFolder
+from evals_app.services.imports.folders import import_workspace
+from evals_app.services.profiles.workspace_formatter import WorkspaceFormatter
 from tests.conftest import EXAMPLES
 from tests.integration.test_periods import PERIODS
 

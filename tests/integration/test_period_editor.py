@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, example, given, settings
 
 from evals_app.eval_files.errors import EvalFileError
 from evals_app.models import Case, Revision, Suite, Workspace
-from evals_app.services.case_editing import paste_case
-from evals_app.services.importing import import_workspace
+from evals_app.services.cases.editing import paste_case
+from evals_app.services.imports.folders import import_workspace
 from tests import factories
 from tests.factories import admin
 from tests.integration.test_case_editor_views import editor_url, form_of

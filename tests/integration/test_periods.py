@@ -17,9 +17,9 @@ import pytest
 
 from evals_app.eval_files.yaml_loader import load_yaml
 from evals_app.models import Suite, Workspace
-from evals_app.services.exporting import export_workspace
-from evals_app.services.formatting import WorkspaceFormatter
-from evals_app.services.importing import ImportFailed, ImportSummary, import_workspace
+from evals_app.services.exports.exporting import export_workspace
+from evals_app.services.imports.folders import ImportFailed, ImportSummary, import_workspace
+from evals_app.services.profiles.workspace_formatter import WorkspaceFormatter
 from tests.factories import key_orders
 
 pytestmark = pytest.mark.django_db

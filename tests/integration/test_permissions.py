@@ -18,9 +18,9 @@ from django.urls import URLPattern, get_resolver, reverse
 
 from evals_app.models import Case, CommentThread, Membership, Workspace, WorkspaceFile
 from evals_app.permissions import Capability
-from evals_app.services.comments import start_thread
-from evals_app.services.importing import import_workspace
-from evals_app.services.revisions import record_revision
+from evals_app.services.imports.folders import import_workspace
+from evals_app.services.review.comments import start_thread
+from evals_app.services.review.revisions import record_revision
 from tests.factories import admin, api_token, member, user, write_files
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from evals_app.models import Case
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from tests import factories
 from tests.integration.test_case_editor_views import editor_url, form_of
 

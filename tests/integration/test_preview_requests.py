@@ -18,7 +18,7 @@ from django.test import Client
 from hypothesis import HealthCheck, assume, given, settings
 
 from evals_app.models import Case, Workspace
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from tests import factories
 from tests.factories import database_snapshot, write_files
 from tests.integration.test_case_editor_views import case_named, editor_url, form_of

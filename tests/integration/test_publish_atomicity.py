@@ -14,10 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import ActivityRecord, Case, Workspace
-from evals_app.services import pending_publish, publishing
-from evals_app.services.case_editing import save_case
-from evals_app.services.publishing import PublishRefused, publish_workspace
-from evals_app.services.repository_sync import sync_repository
+from evals_app.services.cases.editing import save_case
+from evals_app.services.repository import pending_publish, publishing
+from evals_app.services.repository.publishing import PublishRefused, publish_workspace
+from evals_app.services.repository.sync import sync_repository
 from tests import factories
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
 

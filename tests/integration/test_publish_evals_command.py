@@ -10,9 +10,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from evals_app.models import Case, ReviewStatus, Workspace
-from evals_app.services import review_workflow
-from evals_app.services.case_editing import save_case
-from evals_app.services.exporting import exported_texts
+from evals_app.services.cases.editing import save_case
+from evals_app.services.exports.exporting import exported_texts
+from evals_app.services.review import workflow as review_workflow
 from tests import factories
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
 

@@ -10,8 +10,8 @@ import pytest
 from django.core.management import call_command
 
 from evals_app.models import Case, Comment, Suite, WorkspaceFile
-from evals_app.services.case_editing import save_case
-from evals_app.services.importing import import_workspace
+from evals_app.services.cases.editing import save_case
+from evals_app.services.imports.folders import import_workspace
 from tests import factories
 from tests.git_repositories import suite_yaml
 

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Case, Workspace
-from evals_app.services.case_editing import save_case
+from evals_app.services.cases.editing import save_case
 from tests import factories
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
 

@@ -13,8 +13,8 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from evals_app.models import Case, Suite, Workspace
-from evals_app.services import git_repository
-from evals_app.services.repository_sync import RepositoryTooLarge, sync_repository
+from evals_app.services.repository import git as git_repository
+from evals_app.services.repository.sync import RepositoryTooLarge, sync_repository
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
 
 pytestmark = pytest.mark.django_db

@@ -14,10 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Case, CommentThread, ReviewEvent, ReviewStatus, Revision, Workspace
-from evals_app.services.case_editing import save_case
-from evals_app.services.comments import CommentError, reply, resolve, start_thread
-from evals_app.services.importing import import_workspace
-from evals_app.services.review_workflow import ReviewError, move, waiting_for_review
+from evals_app.services.cases.editing import save_case
+from evals_app.services.imports.folders import import_workspace
+from evals_app.services.review.comments import CommentError, reply, resolve, start_thread
+from evals_app.services.review.workflow import ReviewError, move, waiting_for_review
 from tests.factories import member, write_files
 
 pytestmark = pytest.mark.django_db

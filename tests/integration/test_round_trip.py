@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, given, settings
 
 from evals_app.eval_files.reading import read_eval_file
 from evals_app.eval_files.yaml_loader import load_yaml
-from evals_app.formatting.engine import format_case
+from evals_app.formatting.profile_2025.formatter import format_case
 from evals_app.formatting.workspace_files import DirectoryFiles
 from evals_app.models import Suite, Workspace
-from evals_app.services.exporting import export_workspace
-from evals_app.services.formatting import WorkspaceFormatter
-from evals_app.services.importing import import_workspace
+from evals_app.services.exports.exporting import export_workspace
+from evals_app.services.imports.folders import import_workspace
+from evals_app.services.profiles.workspace_formatter import WorkspaceFormatter
 from tests.factories import key_orders, property_workspace, write_files
 from tests.strategies import eval_files, period_eval_files
 

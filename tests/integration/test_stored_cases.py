@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from evals_app.eval_files.case_parts import split_case
 from evals_app.eval_files.json_text import decode_json
 from evals_app.models import Case, ReviewStatus, Workspace
-from evals_app.services.case_reading import document_batches, stored_cases
-from evals_app.services.case_summaries import SUMMARY_FIELDS, refresh_summaries
-from evals_app.services.formatting import WorkspaceFormatter
-from evals_app.services.importing import import_workspace
+from evals_app.services.cases.reading import document_batches, stored_cases
+from evals_app.services.cases.summaries import SUMMARY_FIELDS, refresh_summaries
+from evals_app.services.imports.folders import import_workspace
+from evals_app.services.profiles.workspace_formatter import WorkspaceFormatter
 from tests.factories import key_orders, property_workspace
 from tests.strategies import eval_files
 

@@ -16,8 +16,8 @@ from django.urls import reverse
 from evals_app.eval_files.reading import read_eval_file
 from evals_app.eval_files.writing import eval_file_text
 from evals_app.models import ActivityRecord, Case, Suite, Workspace
-from evals_app.services.exporting import FORMATTED_FILE, export_workspace
-from evals_app.services.suite_fields import edit_suite_fields
+from evals_app.services.exports.exporting import FORMATTED_FILE, export_workspace
+from evals_app.services.suites.fields import edit_suite_fields
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Case, Suite
-from evals_app.services.formatting import WorkspaceFormatter
-from evals_app.services.repository_sync import sync_repository
-from evals_app.views.document_diffs import document_diff
+from evals_app.services.profiles.workspace_formatter import WorkspaceFormatter
+from evals_app.services.repository.sync import sync_repository
+from evals_app.services.review.document_diffs import document_diff
 from tests import factories
 from tests.git_repositories import linked_workspace, repository
 

@@ -14,8 +14,8 @@ from django.urls import reverse
 from evals_app.eval_files.errors import EvalFileError
 from evals_app.eval_files.json_text import encode_json
 from evals_app.models import ActivityRecord, Case, Suite
-from evals_app.prompt_rows import PromptRow, rows_of
-from evals_app.services.suite_fields import edit_suite_prompts
+from evals_app.services.suites.fields import edit_suite_prompts
+from evals_app.services.suites.prompts import PromptRow, rows_of
 from tests import factories
 from tests.integration.test_suite_fields import signed_in_as, stored, url
 

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Case, ReviewStatus, Suite
-from evals_app.services.case_tags import case_tags, cases_tagged
+from evals_app.services.cases.tags import case_tags, cases_tagged
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.core.management import CommandError, call_command
 
 from evals_app.eval_files.reading import read_eval_file
 from evals_app.models import ActivityRecord, Case, ReviewStatus, Workspace
-from evals_app.services.case_editing import save_case
-from evals_app.services.importing import import_workspace
+from evals_app.services.cases.editing import save_case
+from evals_app.services.imports.folders import import_workspace
 from tests import factories
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
 

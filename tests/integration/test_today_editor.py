@@ -1,5 +1,5 @@
 """Today's tests in the editor, through the real form: every test saves unchanged, variables,
-asserts and conversation turns are edited as fields, and the preview follows them (README,
+asserts and conversation turns are edited as fields, and the preview follows them (docs/user-guide.md,
 "The editor for today's tests")."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 
 from evals_app.models import Case, Membership, Revision, Workspace
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from tests import factories
 from tests.factories import admin
 from tests.integration.test_case_editor_views import case_named, editor_url

@@ -9,7 +9,7 @@ import pytest
 
 from evals_app.eval_files.case_parts import split_case
 from evals_app.models import ActivityRecord, Case, ReviewEvent, ReviewStatus, Workspace
-from evals_app.services.upgrade import (
+from evals_app.services.suites.upgrade import (
     REVISION_SUMMARY,
     UpgradeError,
     older_suites,

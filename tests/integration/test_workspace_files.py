@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Workspace, WorkspaceFile
-from evals_app.services.formatting import WorkspaceFormatter
+from evals_app.services.profiles.workspace_formatter import WorkspaceFormatter
 from tests import factories
 
 pytestmark = pytest.mark.django_db

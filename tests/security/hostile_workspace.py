@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from evals_app.models import Workspace
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from tests.factories import write_files
 
 SCRIPT = "<script>alert(1)</script>"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from evals_app.services.exporting import export_workspace
+from evals_app.services.exports.exporting import export_workspace
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -22,9 +22,9 @@ from django.urls import reverse
 
 from evals_app.eval_files import paths
 from evals_app.models import Suite, Workspace, WorkspaceFile
-from evals_app.services.git_repository import GitError
-from evals_app.services.importing import import_workspace
-from evals_app.services.publishing import publish_workspace
+from evals_app.services.imports.folders import import_workspace
+from evals_app.services.repository.git import GitError
+from evals_app.services.repository.publishing import publish_workspace
 from tests import factories
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
 

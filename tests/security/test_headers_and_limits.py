@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Case
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from tests import factories
 from tests.factories import write_files
 from tests.integration.test_case_editor_views import form_of

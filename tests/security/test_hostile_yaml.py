@@ -18,7 +18,7 @@ from django.urls import reverse
 from evals_app.eval_files.errors import EvalFileError
 from evals_app.eval_files.yaml_loader import load_yaml
 from evals_app.models import Case, Suite
-from evals_app.services.importing import ImportFailed, import_workspace
+from evals_app.services.imports.folders import ImportFailed, import_workspace
 from tests import factories
 from tests.factories import database_snapshot
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.db import DatabaseError, connection
 
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from tests.factories import database_snapshot, eval_document, simple_case, write_files
 
 pytestmark = pytest.mark.django_db

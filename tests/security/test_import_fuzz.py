@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from evals_app.eval_files.errors import EvalFileError
 from evals_app.models import Suite
-from evals_app.services.importing import ImportFailed, import_workspace
+from evals_app.services.imports.folders import ImportFailed, import_workspace
 from tests import factories
 from tests.strategies import eval_files, tricky_text
 

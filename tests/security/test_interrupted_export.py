@@ -23,7 +23,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from evals_app.models import Case, WorkspaceFile
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from tests.conftest import EXAMPLES, REPOSITORY
 
 pytestmark = pytest.mark.django_db(transaction=True)

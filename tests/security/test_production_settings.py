@@ -2,7 +2,7 @@
 the security headers, and WhiteNoise serves the collected, hashed static files.
 
 Settings are read once per process, so each check runs in a fresh `python` with production
-environment variables (README, "Deployment").
+environment variables (docs/deployment.md).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ DEVELOPMENT_ONLY = (
 
 
 def production_environment(tmp_path: Path, **overrides: str) -> dict[str, str]:
-    """What the README's deployment section sets, with nothing else relaxed."""
+    """What docs/deployment.md sets, with nothing else relaxed."""
     environment = {
         name: value
         for name, value in os.environ.items()

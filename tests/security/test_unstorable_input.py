@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from evals_app.draft_fields import json_value
+from evals_app.editor.form_fields import json_value
 from evals_app.json_limits import UnstorableText, load_json
 from evals_app.models import Case, ReviewStatus
-from evals_app.services.importing import import_workspace
+from evals_app.services.imports.folders import import_workspace
 from tests import factories
 from tests.factories import database_snapshot
 from tests.integration.api_calls import Team, make_team

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Case
-from evals_app.services.importing import ImportFailed, import_workspace
+from evals_app.services.imports.folders import ImportFailed, import_workspace
 from tests.factories import database_snapshot, write_files
 from tests.integration.test_case_editor_views import form_of
 

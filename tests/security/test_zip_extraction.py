@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from evals_app.eval_files.paths import shown
-from evals_app.services.zip_extraction import ZipLimits, ZipRefused, extract_zip
+from evals_app.services.imports.zip_extraction import ZipLimits, ZipRefused, extract_zip
 from tests.factories import zip_archive
 
 SMALL = ZipLimits(compressed_bytes=2**20, uncompressed_bytes=4096, entries=5, file_bytes=1024)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from evals_app.case_diff import (
+from evals_app.services.review.case_diff import (
     change_summary,
     conversation_diff,
     field_changes,

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from evals_app.case_drafts import CaseDraft, DraftFormError, TurnDraft
+from evals_app.editor.case_drafts import CaseDraft, DraftFormError, TurnDraft
 from evals_app.eval_files.yaml_loader import load_yaml
 from tests.conftest import EXAMPLES
 from tests.factories import key_orders

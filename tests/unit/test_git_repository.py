@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evals_app.services import git_repository
+from evals_app.services.repository import git as git_repository
 from tests.git_repositories import Repository, repository
 
 

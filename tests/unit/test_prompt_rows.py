@@ -7,15 +7,9 @@ from typing import Any
 
 import pytest
 
+from evals_app.editor.prompt_rows import PromptFormError, apply_action, rows_from_form
 from evals_app.eval_files.errors import EvalFileError
-from evals_app.prompt_rows import (
-    PromptFormError,
-    PromptRow,
-    apply_action,
-    entries_of,
-    rows_from_form,
-    rows_of,
-)
+from evals_app.services.suites.prompts import PromptRow, entries_of, rows_of
 
 CHAT = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "{{ input }}"}]
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evals_app.services.suite_fields import arranged_document
+from evals_app.services.suites.fields import arranged_document
 
 CASES = [None, "file://more.yaml", None]
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evals_app.services.syncing import Token, _order
+from evals_app.services.repository.three_way import Token, _order
 
 
 def app(*names: str) -> list[tuple[int, str]]:

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evals_app.eval_files.paths import PathError, check_path
-from evals_app.services import git_repository
-from evals_app.services.git_repository import GitError
+from evals_app.services.repository import git as git_repository
+from evals_app.services.repository.git import GitError
 from tests.git_repositories import Repository, repository
 
 

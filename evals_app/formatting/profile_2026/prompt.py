@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evals_app.formatting.case_input import Role
-from evals_app.formatting.engine import ROLE_LABELS, decide_role_markers
+from evals_app.formatting.profile_2025.formatter import ROLE_LABELS, decide_role_markers
 from evals_app.formatting.profile_2026.messages import Segment
 from evals_app.formatting.segments import Mode
 

@@ -1,4 +1,4 @@
-"""`manage.py export_evals --out DIR ...` (the command-line contract: README, "Command line")."""
+"""`manage.py export_evals --out DIR ...` (the command-line contract: docs/user-guide.md, "Command line")."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from evals_app.formatting.engine import MODES, Mode
+from evals_app.formatting.profile_2025.formatter import MODES, Mode
 from evals_app.models import Case, ReviewStatus, Workspace
-from evals_app.services.export_batches import MAX_JOBS
-from evals_app.services.exporting import export_workspace
+from evals_app.services.exports.batches import MAX_JOBS
+from evals_app.services.exports.exporting import export_workspace
 
 
 class Command(BaseCommand):

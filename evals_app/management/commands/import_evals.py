@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from evals_app.services.importing import ImportFailed, import_workspace
+from evals_app.services.imports.folders import ImportFailed, import_workspace
 
 
 class Command(BaseCommand):

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from evals_app.models import Workspace
-from evals_app.services.importing import ImportFailed, import_workspace
+from evals_app.services.imports.folders import ImportFailed, import_workspace
 
 EXAMPLE_WORKSPACE = "Example workspace"
 USERNAME = "admin"

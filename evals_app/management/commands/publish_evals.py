@@ -9,9 +9,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from evals_app.models import Workspace
-from evals_app.services.git_repository import GitError
-from evals_app.services.publishing import PublishRefused, publish_workspace
-from evals_app.services.repository_sync import NotLinked
+from evals_app.services.repository.git import GitError
+from evals_app.services.repository.publishing import PublishRefused, publish_workspace
+from evals_app.services.repository.sync import NotLinked
 
 
 class Command(BaseCommand):

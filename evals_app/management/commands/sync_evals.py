@@ -8,9 +8,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from evals_app.models import Workspace
-from evals_app.services.git_repository import GitError
-from evals_app.services.importing import ImportFailed
-from evals_app.services.repository_sync import NotLinked, sync_repository
+from evals_app.services.imports.folders import ImportFailed
+from evals_app.services.repository.git import GitError
+from evals_app.services.repository.sync import NotLinked, sync_repository
 
 
 class Command(BaseCommand):

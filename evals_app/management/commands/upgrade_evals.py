@@ -1,4 +1,4 @@
-"""`manage.py upgrade_evals --workspace NAME [--suite PATH ...] [--dry-run]` (README,
+"""`manage.py upgrade_evals --workspace NAME [--suite PATH ...] [--dry-run]` (docs/user-guide.md,
 "Upgrading to today's format")."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from evals_app.models import Workspace
-from evals_app.services.upgrade import (
+from evals_app.services.suites.upgrade import (
     UpgradeError,
     UpgradePlan,
     older_suites,

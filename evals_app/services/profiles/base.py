@@ -8,14 +8,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ...eval_files.dialects import Profile
-from ...formatting.engine import Mode
+from ...formatting.profile_2025.formatter import Mode
 from ...formatting.workspace_files import FileSource
 
 if TYPE_CHECKING:  # the formatter reads the database; profiles only receive one
     from ...eval_files.case_parts import CaseParts
     from ...eval_files.discovery import FoundEvalFile
     from ...models import Suite
-    from ..formatting import WorkspaceFormatter
+    from .workspace_formatter import WorkspaceFormatter
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +107,7 @@ class SuiteProfile(Protocol):
         toon: bool = False,
         single: bool = False,
     ) -> list[dict[str, Any]]:
-        """The rows of `formatted.jsonl` for the case `document` (README, "Command line")."""
+        """The rows of `formatted.jsonl` for the case `document` (docs/user-guide.md, "Command line")."""
         ...
 
     def read_file(

@@ -9,7 +9,7 @@ from ...eval_files.case_parts import CaseParts, case_input, file_evaluators, spl
 from ...eval_files.dialects import EVAL_SCHEMA, PROFILE_LABELS, Profile
 from ...eval_files.errors import EvalFileError
 from ...eval_files.reading import read_case
-from ...formatting.engine import FormattedCase, Mode, format_case
+from ...formatting.profile_2025.formatter import FormattedCase, Mode, format_case
 from ...formatting.toon import encode_turns
 from ...formatting.workspace_files import FileSource, resolve_file
 from .base import FileReading, FormattedTexts, NewSuite, Summary
@@ -17,7 +17,7 @@ from .base import FileReading, FormattedTexts, NewSuite, Summary
 if TYPE_CHECKING:
     from ...eval_files.discovery import FoundEvalFile
     from ...models import Suite
-    from ..formatting import WorkspaceFormatter
+    from .workspace_formatter import WorkspaceFormatter
 
 
 class Profile2025:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ...eval_files.case_parts import CaseParts
 from ...eval_files.dialects import PROFILE_LABELS, Profile
 from ...eval_files.upgrade import is_older_file
-from ...formatting.engine import Mode
+from ...formatting.profile_2025.formatter import Mode
 from ...formatting.profile_2026 import FormattedTest, format_tests_2026
 from ...formatting.toon import encode_turns
 from ...formatting.workspace_files import FileSource
@@ -18,7 +18,7 @@ from .base import FileReading, FormattedTexts, NewSuite, Summary
 if TYPE_CHECKING:
     from ...eval_files.discovery import FoundEvalFile
     from ...models import Suite
-    from ..formatting import WorkspaceFormatter
+    from .workspace_formatter import WorkspaceFormatter
 
 
 class Profile2026:

@@ -6,7 +6,7 @@ from typing import Any
 
 from hypothesis import given, settings
 
-from evals_app.case_drafts import CaseDraft
+from evals_app.editor.case_drafts import CaseDraft
 from evals_app.eval_files.case_parts import join_case, split_case
 from tests.strategies import period_cases
 

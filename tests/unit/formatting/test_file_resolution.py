@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evals_app.formatting.engine import format_case
+from evals_app.formatting.profile_2025.formatter import format_case
 from evals_app.formatting.workspace_files import (
     DirectoryFiles,
     MappingFiles,

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from evals_app.eval_files.case_parts import case_input, split_case
 from evals_app.formatting.case_input import CaseInput
-from evals_app.formatting.engine import MODES, Mode, format_case
 from evals_app.formatting.judge_prompt import DEFAULT_JUDGE_TEMPLATE
+from evals_app.formatting.profile_2025.formatter import MODES, Mode, format_case
 from evals_app.formatting.workspace_files import DirectoryFiles, MappingFiles
 
 EVAL_PATH = "evals/case.yaml"

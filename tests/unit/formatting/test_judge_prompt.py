@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from evals_app.formatting.engine import FormattedCase, Mode, format_case
 from evals_app.formatting.judge_prompt import DEFAULT_JUDGE_TEMPLATE
+from evals_app.formatting.profile_2025.formatter import FormattedCase, Mode, format_case
 from evals_app.formatting.workspace_files import MappingFiles
 
 from .factories import file, make_case, message, text

@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 
-from evals_app.formatting.engine import MODES, FormattedCase, Mode, decide_role_markers, format_case
+from evals_app.formatting.profile_2025.formatter import (
+    MODES,
+    FormattedCase,
+    Mode,
+    decide_role_markers,
+    format_case,
+)
 from evals_app.formatting.workspace_files import MappingFiles
 
 from .factories import file, make_case, message, text

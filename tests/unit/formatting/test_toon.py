@@ -6,7 +6,7 @@ import toon_format
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evals_app.formatting.engine import format_case
+from evals_app.formatting.profile_2025.formatter import format_case
 from evals_app.formatting.toon import decode_turns, encode_turns
 from evals_app.formatting.workspace_files import MappingFiles
 

@@ -1,0 +1,121 @@
+"""What the editor's review panel shows: status, review steps, threads by turn, neighbours."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import Prefetch
+
+from ..eval_files.case_parts import split_case
+from ..models import Case, Comment, CommentThread, ReviewEvent, ReviewStatus
+from ..permissions import WorkspaceAccess
+from ..request_numbers import parse_number
+from ..services.review.workflow import authors_of_pending_change
+
+
+@dataclass
+class ReviewPanel:
+    """The review state of one case as one user sees it."""
+
+    status: str
+    status_label: str
+    events: list[ReviewEvent]
+    threads: list[CommentThread]
+    threads_by_anchor: dict[str, list[CommentThread]]
+    anchors: list[tuple[str, str]]
+    slot_anchors: list[str]
+    can_submit: bool
+    can_review: bool
+    can_approve: bool
+    approve_blocked: str
+    can_comment: bool
+    previous_case: Case | None = None
+    next_case: Case | None = None
+    open_threads: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.open_threads = sum(not thread.is_resolved for thread in self.threads)
+
+
+def review_context(
+    access: WorkspaceAccess, case: Case, user: User, posted: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """The review panel of `case` for `user` (a constant number of queries)."""
+    comments = Prefetch("comments", queryset=Comment.objects.select_related("author"))
+    threads = list(
+        case.threads.select_related("created_by", "resolved_by").prefetch_related(comments)
+    )
+    by_anchor: dict[str, list[CommentThread]] = {}
+    for thread in threads:
+        by_anchor.setdefault(thread.anchor, []).append(thread)
+    parts = split_case(case.document)
+    turns = [
+        (section, position, message["role"])
+        for section, messages in (
+            ("expected", parts.expected_messages),
+            ("input", parts.input_messages),
+        )
+        for position, message in enumerate(messages)
+    ]
+    anchors = [("", "The whole case")] + [
+        (f"{section}-{position}", _anchor_label(section, position, role))
+        for section, position, role in turns
+    ]
+    in_review = case.status == ReviewStatus.IN_REVIEW
+    own_change = access.can_review and in_review and user.pk in authors_of_pending_change(case)
+    previous_case, next_case = _neighbours(case)
+    panel = ReviewPanel(
+        status=case.status,
+        status_label=ReviewStatus(case.status).label,
+        events=list(case.review_events.select_related("actor").order_by("-created_at", "-pk")[:8]),
+        threads=threads,
+        threads_by_anchor=by_anchor,
+        anchors=anchors,
+        slot_anchors=_slot_anchors(posted, turns),
+        can_submit=access.can_edit
+        and case.status in (ReviewStatus.DRAFT, ReviewStatus.CHANGES_REQUESTED),
+        can_review=access.can_review and in_review,
+        can_approve=access.can_review and in_review and not own_change,
+        approve_blocked="You changed this case since its last approval." if own_change else "",
+        can_comment=access.can_comment,
+        previous_case=previous_case,
+        next_case=next_case,
+    )
+    return {
+        "workspace": access.workspace,
+        "suite": case.suite,
+        "case": case,
+        "access": access,
+        "review": panel,
+    }
+
+
+def _anchor_label(section: str, position: int, role: str) -> str:
+    kind = "Expected message" if section == "expected" else "Turn"
+    return f"{kind} {position + 1} ({role})"
+
+
+def _slot_anchors(posted: Mapping[str, str] | None, turns: list[tuple[str, int, str]]) -> list[str]:
+    """The turns the page shows now: the editor's (maybe unsaved) counts, else the stored ones."""
+    counts = {"input": 0, "expected": 0}
+    for section in counts:
+        posted_count = parse_number((posted or {}).get(f"{section}-count"))
+        if posted_count is not None:
+            counts[section] = min(posted_count, 1000)
+        else:
+            counts[section] = sum(1 for s, _, _ in turns if s == section)
+    return [f"{section}-{index}" for section, count in counts.items() for index in range(count)]
+
+
+def _neighbours(case: Case) -> tuple[Case | None, Case | None]:
+    """The cases before and after `case` in its suite (one query)."""
+    around = {
+        neighbour.position: neighbour
+        for neighbour in Case.objects.filter(
+            suite_id=case.suite_id, position__in=[case.position - 1, case.position + 1]
+        ).only("pk", "case_id", "position", "suite_id")
+    }
+    return around.get(case.position - 1), around.get(case.position + 1)

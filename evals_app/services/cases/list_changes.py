@@ -1,0 +1,144 @@
+"""A suite's list of cases: add, duplicate, delete and reorder, keeping positions contiguous.
+
+Every change locks the suite row first (STYLE.md, "Ordered children"), so two people reordering
+the same suite take turns instead of interleaving their renumbering.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Max
+
+from ...eval_files.case_parts import join_case, new_case_parts, split_case
+from ...eval_files.errors import EvalFileError
+from ...eval_files.reading import case_id_problem
+from ...models import ActivityRecord, Case, ReviewStatus, Suite
+from ..review.revisions import record_revision
+from ..workspaces.activity import record_activity
+from .positions import shift_positions
+
+Direction = Literal["up", "down"]
+
+
+def create_case(suite: Suite, case_id: str, author: User | None = None) -> Case:
+    """Append a case with `case_id`, an empty outcome and one empty user turn, spelled like
+    the suite's first case (else as new cases of its file's period are).
+
+    Raises EvalFileError (field "id") when the id is not one the app accepts (as in the
+    editor: `case_id_problem`), is too long or is taken in the suite.
+    """
+    with transaction.atomic():
+        _lock(suite.pk)
+        _check_id(suite, case_id)
+        last = suite.cases.aggregate(last=Max("position"))["last"]
+        first = suite.cases.order_by("position").values_list("document", flat=True).first()
+        like = split_case(first) if first is not None else None
+        prompts = "prompts" in suite.document
+        document = join_case(
+            new_case_parts(case_id, like, suite.cases_key or None, prompts=prompts)
+        )
+        case = Case.objects.create(
+            suite=suite,
+            position=0 if last is None else last + 1,
+            case_id=case_id,
+            document=document,
+        )
+        record_revision(case, author, "created", document)
+    return case
+
+
+def duplicate_case(case: Case, author: User | None = None) -> Case:
+    """Copy `case` with its whole document, right after the original.
+
+    The copy's id is `<id>-copy`, or `<id>-copy-2`, `-copy-3`… when that is taken.
+    """
+    with transaction.atomic():
+        suite = _lock(case.suite_id)
+        original = Case.objects.get(pk=case.pk)
+        duplicate = Case.objects.get(pk=case.pk)  # a second instance, saved below as a new row
+        shift_positions(suite.cases.all(), start=original.position + 1, by=1)
+        duplicate.pk = None
+        duplicate._state.adding = True
+        duplicate.case_id = _copy_id(suite, original.case_id)
+        duplicate.position = original.position + 1
+        duplicate.version = 1
+        duplicate.status = ReviewStatus.DRAFT  # a copy is a new case: nobody reviewed it yet
+        duplicate.summary_current = False  # its warnings name the copy's id (case_summaries)
+        parts = split_case(original.document)
+        parts.case_id = duplicate.case_id
+        duplicate.document = join_case(parts)
+        duplicate.save()
+        summary = f"duplicated from {original.case_id}"
+        record_revision(duplicate, author, summary, duplicate.document)
+    return duplicate
+
+
+def delete_case(case: Case, actor: User | None = None) -> None:
+    """Delete `case` and close the gap it leaves."""
+    with transaction.atomic():
+        suite = _lock(case.suite_id)
+        position = Case.objects.get(pk=case.pk).position
+        Case.objects.filter(pk=case.pk).delete()
+        shift_positions(suite.cases.all(), start=position + 1, by=-1)
+        action = ActivityRecord.Action.CASE_DELETED
+        record_activity(suite.workspace_id, actor, action, case.case_id, f"from {suite.path}")
+
+
+def move_case(case: Case, direction: Direction, actor: User | None = None) -> bool:
+    """Swap `case` with its neighbour above or below; False when it is already at that end."""
+    with transaction.atomic():
+        suite = _lock(case.suite_id)
+        position = Case.objects.get(pk=case.pk).position
+        siblings = suite.cases.all()
+        if direction == "up":
+            neighbour = siblings.filter(position__lt=position).order_by("-position").first()
+        else:
+            neighbour = siblings.filter(position__gt=position).order_by("position").first()
+        if neighbour is None:
+            return False
+        low, high = sorted((position, neighbour.position))
+        shift_positions(
+            siblings,
+            start=low,
+            end=high,
+            by=1 if direction == "up" else -1,
+            placing=(case.pk, neighbour.position),
+        )
+        detail = f"{direction}, to place {neighbour.position + 1}"
+        action = ActivityRecord.Action.CASE_MOVED
+        record_activity(suite.workspace_id, actor, action, case.case_id, detail, case=case)
+    return True
+
+
+def _lock(suite_pk: int) -> Suite:
+    return Suite.objects.select_for_update().get(pk=suite_pk)
+
+
+def _check_id(suite: Suite, case_id: str) -> None:
+    """The same rules as the editor and Paste YAML (`read_case`), and unique in the suite."""
+    problem = case_id_problem(case_id)
+    if problem is not None:
+        raise EvalFileError(f"{problem[0].upper()}{problem[1:]}.", case_id=case_id, field="id")
+    if suite.cases.filter(case_id=case_id).exists():
+        raise EvalFileError(
+            f"A case with id {case_id!r} already exists in this suite.", case_id=case_id, field="id"
+        )
+
+
+def _copy_id(suite: Suite, case_id: str) -> str:
+    base = f"{case_id}-copy"
+    taken = set(suite.cases.filter(case_id__startswith=base).values_list("case_id", flat=True))
+    candidate, number = base, 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{base}-{number}"
+    # An imported id may have what the app refuses (import only warns): the copy does not.
+    problem = case_id_problem(candidate)
+    if problem is not None:
+        raise EvalFileError(
+            f"The copy's id {candidate!r} is refused: {problem}.", case_id=case_id, field="id"
+        )
+    return candidate

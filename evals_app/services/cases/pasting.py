@@ -1,0 +1,38 @@
+"""Before Paste YAML replaces a case: which stored case it would replace, and what would change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...eval_files.errors import EvalFileError
+from ...eval_files.reading import read_case
+from ...eval_files.yaml_loader import load_yaml
+from ...models import Case, Suite
+from .editing import Difference, differences
+
+
+@dataclass(frozen=True)
+class PastedReplacement:
+    """The stored case a pasted snippet would replace, and the differences between them."""
+
+    case: Case
+    changes: list[Difference]
+
+
+def pasted_replacement(suite: Suite, source: str) -> PastedReplacement | None:
+    """The case of `suite` that pasting `source` would replace (same id), or None when the
+    paste would add a case or is not a valid case (`paste_case` then says why, with its line).
+
+    Raises EvalFileError when `source` is not YAML that can be read at all.
+    """
+    data = load_yaml(source).data
+    if isinstance(data, list) and len(data) == 1:
+        data = data[0]
+    try:
+        parts = read_case(data)
+    except EvalFileError:
+        return None
+    existing = suite.cases.filter(case_id=parts.case_id).first()
+    if existing is None:
+        return None
+    return PastedReplacement(existing, differences(existing.document, data))

@@ -1,0 +1,122 @@
+"""The suite page as a work list: which cases it shows (search and filters) and in what order.
+
+A listing is what the page's query string says (`q`, `status`, `warnings`, `markers`, `tag`,
+`sort`), so a filtered, sorted view of a suite is a URL that can be shared. The warnings and
+role-marker filters read the stored case summaries (services/case_summaries.py), brought up to
+date for the whole suite first.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+from django.db.models import Case as Choose
+from django.db.models import IntegerField, Q, QuerySet, Value, When
+
+from ...models import Case, ReviewStatus, Suite
+from ..profiles.workspace_formatter import WorkspaceFormatter
+from .summaries import refresh_summaries
+from .tags import cases_tagged
+
+WARNINGS = {"with": "With warnings", "without": "Without warnings"}
+MARKERS = {"markers": "Role markers", "flat": "Flat", "cannot": "Cannot be formatted"}
+MAX_SEARCH_LENGTH = 1000
+# The value `sort` takes in the query string: the default (empty) is the suite's own order.
+SORTS = {
+    "": "Suite order",
+    "id": "Id, A to Z",
+    "-id": "Id, Z to A",
+    "status": "Review status, draft first",
+    "-status": "Review status, approved first",
+    "-changed": "Last change, newest first",
+    "changed": "Last change, oldest first",
+}
+
+
+@dataclass(frozen=True)
+class CaseListing:
+    """Which cases of a suite to list, and in what order; empty strings mean "any"."""
+
+    q: str = ""
+    status: str = ""
+    warnings: str = ""
+    markers: str = ""
+    tag: str = ""
+    sort: str = ""
+
+    @property
+    def is_filtered(self) -> bool:
+        """Whether some cases of the suite may be left out."""
+        return any((self.q, self.status, self.warnings, self.markers, self.tag))
+
+    @property
+    def in_suite_order(self) -> bool:
+        """Whether the list is the whole suite in its own order (where moving cases makes sense)."""
+        return not self.is_filtered and not self.sort
+
+    @property
+    def needs_summaries(self) -> bool:
+        """Whether the filters read the stored formatting summaries."""
+        return bool(self.warnings or self.markers)
+
+    def parameters(self) -> dict[str, str]:
+        """The query string's parameters for this listing, empty ones left out."""
+        return {name: value for name, value in asdict(self).items() if value}
+
+
+def listed_cases(suite: Suite, listing: CaseListing) -> QuerySet[Case]:
+    """The cases of `suite` that `listing` keeps, unordered (one query when it filters by tag)."""
+    cases = Case.objects.filter(suite=suite)
+    # No one searches for more than a paragraph, and SQLite refuses LIKE patterns over 50,000
+    # bytes (an error, not an empty result).
+    query = listing.q.strip()[:MAX_SEARCH_LENGTH]
+    if query:
+        cases = cases.filter(_matching(query))
+    if listing.status:
+        cases = cases.filter(status=listing.status)
+    if listing.warnings == "with":
+        cases = cases.filter(role_markers__isnull=False).exclude(format_warnings=[])
+    elif listing.warnings == "without":
+        cases = cases.filter(role_markers__isnull=False, format_warnings=[])
+    if listing.markers == "markers":
+        cases = cases.filter(role_markers=True)
+    elif listing.markers == "flat":
+        cases = cases.filter(role_markers=False)
+    elif listing.markers == "cannot":
+        cases = cases.filter(role_markers__isnull=True)
+    if listing.tag:
+        cases = cases_tagged(cases, listing.tag)
+    return cases
+
+
+def ordered_cases(cases: QuerySet[Case], sort: str) -> QuerySet[Case]:
+    """`cases` in the order `sort` names (see SORTS); ties keep the suite's order."""
+    descending = sort.startswith("-")
+    key = sort.removeprefix("-")
+    if key == "id":
+        field = "case_id"
+    elif key == "status":
+        # The workflow's order, not the alphabet's: draft, in review, changes requested, approved.
+        order = [When(status=status, then=Value(rank)) for rank, status in enumerate(ReviewStatus)]
+        cases = cases.annotate(status_rank=Choose(*order, output_field=IntegerField()))
+        field = "status_rank"
+    elif key == "changed":
+        field = "updated_at"
+    else:
+        return cases.order_by("position")
+    return cases.order_by(f"-{field}" if descending else field, "position")
+
+
+def refresh_suite_summaries(formatter: WorkspaceFormatter, suite: Suite) -> None:
+    """Bring every out-of-date summary of the suite up to date (one query when none is)."""
+    refresh_summaries(formatter, suite, list(suite.cases.filter(summary_current=False)))
+
+
+def _matching(query: str) -> Q:
+    """A case whose id or any text of its document (turns, files' paths, outcome, other
+    fields) holds `query`, ignoring case."""
+    # The document is stored as JSON text: the query is looked for as JSON writes it, so
+    # quotes, backslashes and line breaks in it match too.
+    as_json = json.dumps(query, ensure_ascii=False)[1:-1]
+    return Q(case_id__icontains=query) | Q(document__icontains=as_json)

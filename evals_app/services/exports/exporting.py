@@ -1,0 +1,192 @@
+"""Exporting workspaces: eval YAML, stored files, config and `formatted.jsonl`, written atomically.
+
+Cases are read in batches (case_reading) and formatted a batch at a time, in worker processes
+for a large workspace (export_batches), which also write the files of the suites a batch holds
+whole. `formatted.jsonl` and the other files are written here, in order, and everything is put
+in place together once complete (export_files). Memory does not grow with the number of cases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing
+from dataclasses import dataclass, field
+from itertools import chain, groupby
+from pathlib import Path
+from typing import IO, Any
+
+from ...eval_files.writing import eval_file_chunks
+from ...formatting.profile_2025.formatter import Mode
+from ...models import ReviewStatus, Suite, Workspace
+from ..cases.reading import document_batches, stored_cases
+from ..profiles.workspace_formatter import WorkspaceFormatter
+from .batches import (
+    BATCH_SIZE,
+    WORKER_BATCH_SIZE,
+    Batch,
+    BatchResult,
+    ExportWork,
+    SuiteSlice,
+    default_jobs,
+    formatted_batches,
+    suite_pieces,
+)
+from .files import (
+    ExportFolder,
+    WrittenFiles,
+    append_file,
+    remove_stale_temporary_files,
+    write_temporary,
+)
+
+FORMATTED_FILE = "formatted.jsonl"
+
+
+@dataclass
+class ExportSummary:
+    """What one workspace's export wrote."""
+
+    workspace: Workspace
+    folder: Path
+    suites: int = 0
+    cases: int = 0
+    files: int = 0
+    formatted_lines: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+def export_workspace(
+    workspace: Workspace,
+    out: Path,
+    *,
+    modes: tuple[Mode, ...] = ("lm", "agent"),
+    toon: bool = False,
+    approved_only: bool = False,
+    jobs: int | None = None,
+    on_case: Callable[[], object] = lambda: None,
+) -> ExportSummary:
+    """Write `workspace` under `out/<slug>/`; every file is replaced atomically.
+
+    Each suite is written in the form and spelling it came in (docs/formats.md); CSV files
+    of cases are stored files, written as they are. With `approved_only`, only cases whose
+    review is approved are written (and formatted). `jobs`: the worker processes that format
+    a workspace of more than one batch of cases (default: one per core, at most 4; 1 formats
+    in this process).
+    """
+    folder = out / workspace.slug
+    remove_stale_temporary_files(folder)
+    summary = ExportSummary(workspace=workspace, folder=folder)
+    case_filter: dict[str, Any] = {"status": ReviewStatus.APPROVED} if approved_only else {}
+    jobs = jobs or default_jobs()
+    batch_size = WORKER_BATCH_SIZE if jobs > 1 else BATCH_SIZE
+    suites, case_batches = document_batches(
+        workspace.suites.order_by("path"), batch_size=batch_size, **case_filter
+    )
+    formatter = WorkspaceFormatter(workspace)
+    formatter.read_everything(suites)
+    folders = ExportFolder(folder)
+    work = ExportWork(formatter, suites, folders, modes, toon, folders.target(FORMATTED_FILE))
+    cases = sum(suite.stored_case_count for suite in suites)  # type: ignore[attr-defined]
+    # The stored files first, written by one worker while the others format the first cases.
+    batches = chain([Batch([], stored_files=True)], map(Batch, case_batches))
+    with (
+        WrittenFiles() as written,
+        written.new_file(work.lines_target) as jsonl,
+        closing(
+            formatted_batches(
+                work,
+                batches,
+                jobs=jobs,
+                parallel=cases > batch_size,
+                lines_out=jsonl,
+            )
+        ) as results,
+    ):
+        slices = _written_lines(results, jsonl, summary, written)
+        for index, suite_slices in groupby(slices, key=lambda piece: piece.suite):
+            summary.suites += 1
+            _write_suite(work, index, suite_slices, written, summary, on_case)
+    return summary
+
+
+def _write_suite(
+    work: ExportWork,
+    index: int,
+    slices: Iterator[SuiteSlice],
+    written: WrittenFiles,
+    summary: ExportSummary,
+    on_case: Callable[[], object],
+) -> None:
+    """Put the suite's file in place: as its batch wrote it, or from its cases' texts when
+    they span batches (nothing when its file is a stored file)."""
+    first = next(slices)
+    case_texts = _counted(chain([first], slices), summary, on_case)
+    suite = work.suites[index]
+    if first.file is not None:
+        written.adopt(first.file)
+    elif not suite.read_only:
+        target = work.folder.target(suite.path)
+        written.adopt(write_temporary(target, suite_pieces(suite, case_texts)))
+    for _ in case_texts:  # counted; the file has no place for them (`tests: file://…`)
+        pass
+
+
+def suite_chunks(suite: Suite, documents: Iterable[dict[Any, Any]]) -> Iterator[str]:
+    """The text of the suite's file holding `documents`, in its form and spelling, in pieces."""
+    return eval_file_chunks(suite.file_format, suite.document, suite.cases_key or None, documents)
+
+
+def exported_texts(
+    workspace: Workspace,
+    documents_of: Callable[[Suite], Iterable[dict[Any, Any]] | None] | None = None,
+) -> Iterator[tuple[str, str]]:
+    """(path, text) of every file an export writes for the workspace's files and suites
+    (not `formatted.jsonl`); `documents_of` gives a suite's case documents (default: as
+    stored), or None to leave the suite out."""
+    yield from sorted(workspace.file_texts().items())
+    for suite in workspace.suites.order_by("path"):
+        if suite.read_only:  # its file is a stored file, yielded above
+            continue
+        documents = (
+            documents_of(suite)
+            if documents_of is not None
+            else (case.document for case in stored_cases(suite.cases.all()))
+        )
+        if documents is not None:
+            yield suite.path, "".join(suite_chunks(suite, documents))
+
+
+def _written_lines(
+    results: Iterable[BatchResult], jsonl: IO[bytes], summary: ExportSummary, written: WrittenFiles
+) -> Iterator[SuiteSlice]:
+    """The suite slices of `results`, each batch's lines of `formatted.jsonl` (unless written
+    already) and stored files written first. Each batch's files start going to disk while the
+    next are formatted."""
+    for result in results:
+        if result.lines_file is not None:  # formatted in a worker
+            try:
+                append_file(result.lines_file, jsonl)
+            except BaseException:  # its files are not adopted yet: removed here
+                result.discard()
+                raise
+        summary.formatted_lines += result.line_count
+        summary.warnings.extend(result.warnings)
+        for file in result.stored_files:
+            written.adopt(file)
+        summary.files += len(result.stored_files)
+        yield from result.slices
+        written.sync_ahead()
+
+
+def _counted(
+    slices: Iterable[SuiteSlice], summary: ExportSummary, on_case: Callable[[], object]
+) -> Iterator[str]:
+    """The case texts of one suite's slices, each case counted once it is taken (a suite
+    whose file is a stored file has cases but no texts)."""
+    for piece in slices:
+        summary.cases += piece.cases
+        for _ in range(piece.cases - len(piece.case_texts)):
+            on_case()
+        for text in piece.case_texts:
+            yield text
+            on_case()

@@ -1,0 +1,379 @@
+"""The one place that talks to git: the `git` binary, run with argument lists, never a shell.
+
+Reading a commit (ls-tree, cat-file) never looks at the work tree; writing one (hash-object,
+mktree, commit-tree, update-ref) never touches the work tree, the index or the checked-out
+branch (docs/sync.md, "Publishing").
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from ...eval_files.paths import shown, tree_entry_problem
+
+GIT = "git"
+TREE_MODE = "040000"
+FILE_MODE = "100644"
+# Blob modes whose content is a file's text; a symbolic link's (120000) is its target.
+TEXT_FILE_MODES = frozenset({FILE_MODE, "100755"})
+FALLBACK_IDENTITY = ("agentv-web", "agentv-web@localhost")
+# Variables that would point git at another repository, index or work tree than the one named.
+_LOCATION_VARIABLES = {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"}
+# The repository is not trusted to run anything: its hooks (`reference-transaction` runs on
+# every update-ref, `core.hooksPath` may point anywhere) and its file-system monitor command
+# are turned off on every call (docs/sync.md, "What git is allowed to run").
+_SAFE_CONFIGURATION = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
+# The longest object id git prints (SHA-256); a header line is the id, the type and the size.
+_HEADER_LIMIT = 200
+
+
+def _environment(extra: dict[str, str] | None) -> dict[str, str]:
+    inherited = {k: v for k, v in os.environ.items() if k not in _LOCATION_VARIABLES}
+    return {**inherited, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", **(extra or {})}
+
+
+class GitError(Exception):
+    """A git command failed, or a repository is not what was expected; the message says why."""
+
+
+class InvalidBranchName(GitError):
+    """A branch name git would refuse, or one that names something other than a branch."""
+
+    def __init__(self, branch: str, why: str = "") -> None:
+        super().__init__(f"not a valid branch name: {branch!r}" + (f" ({why})" if why else ""))
+
+
+class BranchMoved(GitError):
+    """A branch was not at the commit expected when it was to be moved; it was left alone."""
+
+
+@dataclass(frozen=True, slots=True)
+class TreeEntry:
+    """One entry of a tree: mode, object type, object id and name (a path for a listing)."""
+
+    mode: str
+    kind: str
+    object_id: str
+    name: str
+    size: int | None = None
+
+
+@dataclass(frozen=True)
+class WorkTreeLocation:
+    """Where a folder sits in a git work tree: the repository's top folder, the folder's path
+    inside it ("" for the top), and the checked-out branch ("" when detached)."""
+
+    top: Path
+    folder: str
+    branch: str
+
+
+def _git(
+    repository: Path,
+    *arguments: str,
+    input_bytes: bytes | None = None,
+    check: bool = True,
+    environment: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    try:
+        result = subprocess.run(
+            [GIT, "-C", str(repository), *_SAFE_CONFIGURATION, *arguments],
+            input=input_bytes,
+            capture_output=True,
+            env=_environment(environment),
+            check=False,
+        )
+    except OSError as error:  # no git installed (make installs Debian's), or not runnable
+        raise GitError(f"git cannot be run: {error.strerror}") from None
+    if check and result.returncode != 0:
+        message = result.stderr.decode("utf-8", "replace").strip() or "failed"
+        raise GitError(f"git {arguments[0]}: {message}")
+    return result
+
+
+def locate(folder: Path) -> WorkTreeLocation | None:
+    """The work tree `folder` is in, or None when it is in none (or git is not installed)."""
+    try:
+        result = _git(folder, "rev-parse", "--show-toplevel", "--show-prefix", check=False)
+    except GitError:
+        return None
+    if result.returncode != 0:
+        return None
+    top, prefix = result.stdout.decode("utf-8").splitlines()[:2]
+    branch = _git(folder, "symbolic-ref", "--quiet", "--short", "HEAD", check=False)
+    return WorkTreeLocation(Path(top), prefix.rstrip("/"), branch.stdout.decode("utf-8").strip())
+
+
+def resolve_commit(repository: Path, ref: str) -> str:
+    """The id of the commit `ref` names. Raises GitError when it names none."""
+    if ref.startswith("-"):
+        raise GitError(f"not a ref: {ref!r}")
+    result = _git(repository, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
+    if result.returncode != 0:
+        raise GitError(f"no commit named {ref!r} in {repository}")
+    return result.stdout.decode("ascii").strip()
+
+
+def branch_commit(repository: Path, branch: str) -> str | None:
+    """The commit branch `branch` (`refs/heads/BRANCH`, never a tag) points at, None when
+    there is no such branch. Raises InvalidBranchName."""
+    check_branch_name(repository, branch)
+    result = _git(
+        repository, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}", check=False
+    )
+    return result.stdout.decode("ascii").strip() if result.returncode == 0 else None
+
+
+def check_branch_name(repository: Path, branch: str) -> None:
+    """Raise InvalidBranchName unless `branch` is a branch name as it is spelled.
+
+    `git check-ref-format --branch` accepts `@` (read as HEAD) and expands `@{-1}`; only a
+    name it gives back unchanged names a branch of that name.
+    """
+    if branch.startswith("-") or branch == "@":
+        raise InvalidBranchName(branch)
+    result = _git(repository, "check-ref-format", "--branch", branch, check=False)
+    if result.returncode != 0 or result.stdout.decode("utf-8", "replace").strip() != branch:
+        raise InvalidBranchName(branch)
+
+
+def is_ancestor(repository: Path, older: str, newer: str) -> bool:
+    """Whether commit `older` is `newer` or one of its ancestors."""
+    return (
+        _git(repository, "merge-base", "--is-ancestor", older, newer, check=False).returncode == 0
+    )
+
+
+def list_files(repository: Path, commit: str, folder: str) -> list[TreeEntry]:
+    """Every file (blob or symbolic link) under `folder` of `commit`, paths relative to `folder`."""
+    arguments = ["ls-tree", "-r", "-l", "-z", "--full-tree", commit]
+    if folder:
+        arguments += ["--", f"{folder}/"]
+    output = _git(repository, *arguments).stdout
+    prefix = f"{folder}/" if folder else ""
+    entries = []
+    for record in output.split(b"\0"):
+        if not record:
+            continue
+        meta, _, raw_path = record.partition(b"\t")
+        mode, kind, object_id, size = meta.decode("ascii").split()
+        path = raw_path.decode("utf-8", "surrogateescape")
+        if kind != "blob" or not path.startswith(prefix):
+            continue
+        entries.append(TreeEntry(mode, kind, object_id, path[len(prefix) :], int(size)))
+    return entries
+
+
+def read_blobs(
+    repository: Path, object_ids: Iterable[str], *, max_bytes: int | None = None
+) -> dict[str, bytes]:
+    """The contents of the blobs `object_ids`, read by one `git cat-file --batch`.
+
+    Each blob is read from git's output as it comes, asked for one at a time, so memory
+    holds the contents and nothing more; with `max_bytes`, more than that in all is refused
+    (GitError) before the blob that would pass it is read.
+    """
+    wanted = list(dict.fromkeys(object_ids))
+    if not wanted:
+        return {}
+    try:
+        process = subprocess.Popen(
+            [GIT, "-C", str(repository), *_SAFE_CONFIGURATION, "cat-file", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=_environment(None),
+        )
+    except OSError as error:
+        raise GitError(f"git cannot be run: {error.strerror}") from None
+    assert process.stdin is not None and process.stdout is not None
+    contents: dict[str, bytes] = {}
+    total = 0
+    try:
+        for object_id in wanted:
+            # One request at a time: git flushes each answer, and neither pipe can fill up
+            # while the other side waits.
+            process.stdin.write(f"{object_id}\n".encode())
+            process.stdin.flush()
+            header = process.stdout.readline(_HEADER_LIMIT).decode("ascii", "replace").split()
+            if len(header) != 3:
+                raise GitError(f"git cat-file: object {object_id} is missing")
+            size = int(header[2])
+            total += size
+            if max_bytes is not None and total > max_bytes:
+                raise GitError(
+                    f"the files to read are larger than the limit of {max_bytes} bytes in all"
+                )
+            contents[object_id] = _read_exactly(process.stdout, size, object_id)
+            _read_exactly(process.stdout, 1, object_id)  # the newline after the content
+    except BrokenPipeError:
+        raise GitError("git cat-file stopped before every object was read") from None
+    finally:
+        process.stdin.close()
+        process.kill()
+        process.wait()
+        process.stdout.close()
+    return contents
+
+
+def _read_exactly(stream: IO[bytes], size: int, object_id: str) -> bytes:
+    content = stream.read(size)
+    if len(content) != size:
+        raise GitError(f"git cat-file: object {object_id} was cut short")
+    return content
+
+
+def write_blob(repository: Path, content: bytes) -> str:
+    """Store `content` as a blob in the repository's objects; returns its id."""
+    return (
+        # No filters: a repository's clean filter is a command it names.
+        _git(repository, "hash-object", "-w", "--no-filters", "--stdin", input_bytes=content)
+        .stdout.decode("ascii")
+        .strip()
+    )
+
+
+def tree_of(repository: Path, commit: str) -> str:
+    """The id of the top tree of `commit`."""
+    return resolve_tree(repository, f"{commit}^{{tree}}")
+
+
+def resolve_tree(repository: Path, name: str) -> str:
+    """The id of the tree `name` (e.g. `COMMIT^{tree}`) names."""
+    return _git(repository, "rev-parse", "--verify", name).stdout.decode("ascii").strip()
+
+
+def read_tree(repository: Path, tree: str) -> list[TreeEntry]:
+    """The entries of one tree (not recursive)."""
+    entries = []
+    for record in _git(repository, "ls-tree", "-z", tree).stdout.split(b"\0"):
+        if record:
+            meta, _, name = record.partition(b"\t")
+            mode, kind, object_id = meta.decode("ascii").split()
+            entries.append(
+                TreeEntry(mode, kind, object_id, name.decode("utf-8", "surrogateescape"))
+            )
+    return entries
+
+
+def write_tree(
+    repository: Path, base_tree: str | None, changes: dict[str, str | None], folder: str = ""
+) -> str:
+    """A tree like `base_tree` with each path of `changes` set to a blob id (None: removed).
+
+    Only the trees on the way to a changed path are written again (`git mktree`); every other
+    subtree keeps its id, and a changed file keeps its mode (100755 stays executable). Folders
+    left empty disappear, as git has no empty folders. Raises GitError, having written no
+    tree, for a name git could not check out (`..`, `.git`, …; eval_files/paths.py) and for
+    a path where the base has a symbolic link or a submodule, which app text never replaces.
+    """
+    _check_names(changes, folder)
+    entries = {entry.name: entry for entry in read_tree(repository, base_tree)} if base_tree else {}
+    nested: dict[str, dict[str, str | None]] = {}
+    for path, blob in changes.items():
+        head, slash, rest = path.partition("/")
+        existing = entries.get(head)
+        if slash:
+            nested.setdefault(head, {})[rest] = blob
+        elif blob is None:
+            entries.pop(head, None)
+        elif existing is None or existing.kind == "tree":
+            entries[head] = TreeEntry(FILE_MODE, "blob", blob, head)
+        else:
+            _check_text_file(existing, folder)
+            entries[head] = TreeEntry(existing.mode, "blob", blob, head)
+    for name, inner in nested.items():
+        existing = entries.get(name)
+        if existing is not None and existing.kind != "tree":
+            _check_text_file(existing, folder)  # a file that becomes a folder, not a link
+        subtree = existing.object_id if existing is not None and existing.kind == "tree" else None
+        written = write_tree(repository, subtree, inner, f"{folder}{name}/")
+        if _is_empty_tree(repository, written):
+            entries.pop(name, None)
+        else:
+            entries[name] = TreeEntry(TREE_MODE, "tree", written, name)
+    listing = b"".join(
+        f"{entry.mode} {entry.kind} {entry.object_id}\t".encode() + _name_bytes(entry.name) + b"\0"
+        for entry in entries.values()
+    )
+    return _git(repository, "mktree", "-z", input_bytes=listing).stdout.decode("ascii").strip()
+
+
+def _check_names(changes: dict[str, str | None], folder: str) -> None:
+    """Raise GitError when a name on the way to a changed path cannot be a tree entry."""
+    for path in changes:
+        for name in path.split("/"):
+            problem = tree_entry_problem(name)
+            if problem is not None:
+                raise GitError(f"{shown(folder + path)}: not written to git, {problem}")
+
+
+def _check_text_file(existing: TreeEntry, folder: str) -> None:
+    if existing.mode not in TEXT_FILE_MODES:
+        what = "submodule" if existing.kind == "commit" else "symbolic link"
+        raise GitError(
+            f"{shown(folder + existing.name)} is a {what} in the repository; the app never "
+            "replaces it with its own text"
+        )
+
+
+def _name_bytes(name: str) -> bytes:
+    return name.encode("utf-8", "surrogateescape")
+
+
+def _is_empty_tree(repository: Path, tree: str) -> bool:
+    return not _git(repository, "ls-tree", tree).stdout
+
+
+def commit_tree(
+    repository: Path,
+    tree: str,
+    parent: str,
+    message: str,
+    author: tuple[str, str] | None = None,
+) -> str:
+    """A new commit of `tree` on top of `parent`, by `author` (name, email) when given, else by
+    the repository's configured user (or agentv-web when none is configured)."""
+    environment: dict[str, str] = {}
+    if _git(repository, "var", "GIT_COMMITTER_IDENT", check=False).returncode != 0:
+        name, email = FALLBACK_IDENTITY
+        environment |= {"GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email}
+        environment |= {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email}
+    if author is not None:
+        environment |= {"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1]}
+    result = _git(
+        repository,
+        "commit-tree",
+        "--no-gpg-sign",  # `commit.gpgSign` would run the repository's `gpg.program`
+        tree,
+        "-p",
+        parent,
+        "-F",
+        "-",
+        input_bytes=message.encode(),
+        environment=environment,
+    )
+    return result.stdout.decode("ascii").strip()
+
+
+def move_branch(repository: Path, branch: str, new: str, expected: str | None) -> None:
+    """Point `branch` at `new` if it still points at `expected` (None: if it does not exist).
+
+    `git update-ref` checks the old value under the ref's lock, so a branch that moved
+    meanwhile is refused (BranchMoved), never overwritten. The name is checked first
+    (InvalidBranchName), so a bad name is never reported as a branch that moved.
+    """
+    check_branch_name(repository, branch)
+    old = expected if expected is not None else "0" * len(new)
+    result = _git(repository, "update-ref", f"refs/heads/{branch}", new, old, check=False)
+    if result.returncode == 0:
+        return
+    message = result.stderr.decode("utf-8", "replace").strip()
+    if branch_commit(repository, branch) != expected:
+        raise BranchMoved(f"branch {branch!r} moved while publishing ({message})")
+    raise GitError(f"git update-ref: {message or 'failed'}")

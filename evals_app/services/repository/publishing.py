@@ -1,0 +1,363 @@
+"""Publishing a linked workspace: one commit on a branch, written with git's plumbing only.
+
+The commit's files under the workspace's folder are what `export_evals` writes for the
+suites and files (not `formatted.jsonl`); the work tree, the index and the checked-out branch
+are never touched, and a branch is only ever moved forward (docs/sync.md, "Publishing").
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import models, transaction
+
+from ...eval_files.discovery import discover_tree
+from ...models import (
+    Case,
+    ReviewEvent,
+    ReviewStatus,
+    Suite,
+    Workspace,
+    WorkspaceFile,
+)
+from ..exports.exporting import exported_texts
+from . import git as git_repository
+from . import pending_publish
+from .pending_publish import PendingPublish
+from .sync import commit_tree, repository_of
+
+DEFAULT_MESSAGE = "Publish eval cases reviewed in agentv-web"
+ATTEMPTS = 3  # publishes worked out again when the workspace changed while git ran
+
+
+class PublishRefused(Exception):
+    """The publish cannot be done as asked; nothing was written. The message says why."""
+
+
+@dataclass(frozen=True)
+class PublishedCase:
+    """A case whose published version differs from its base, and who approved it."""
+
+    suite_path: str
+    case_id: str
+    approved_by: tuple[str, ...]
+
+
+@dataclass
+class PublishResult:
+    """The commit made (None when there was nothing to publish) and what it changed."""
+
+    branch: str
+    commit: str | None = None
+    created_branch: bool = False
+    changed: list[PublishedCase] = field(default_factory=list)
+
+
+def publish_workspace(
+    workspace: Workspace,
+    branch: str,
+    *,
+    approved_only: bool = False,
+    message: str = "",
+    actor: User | None = None,
+) -> PublishResult:
+    """Commit the workspace's suites and files on `branch` (made from the base if missing).
+
+    With `approved_only`, a case that is not approved keeps its base content (and one made in
+    the app is left out). Raises PublishRefused when the branch name is not valid or the
+    branch moved away from the base, NotLinked, or GitError. The base, and the branch the
+    workspace follows, move to the commit.
+
+    The git work (blobs, trees, the commit) is done outside any transaction, so SQLite's
+    write lock is not held while git runs; a short transaction then checks that nothing read
+    has changed meanwhile (else the publish is done again), and commits the bases before the
+    branch moves (docs/sync.md, "Publishing").
+    """
+    repository = repository_of(workspace)
+    check_publish_branch(repository, branch)
+    pending_publish.settle(workspace)
+    for _ in range(ATTEMPTS):
+        prepared = _prepare(repository, workspace.pk, branch, approved_only, message, actor)
+        if prepared.pending is None:
+            return prepared.result
+        if _record(workspace, prepared):
+            break
+    else:
+        raise PublishRefused(
+            "the workspace kept changing while publishing; nothing was published: publish again"
+        )
+    try:
+        pending_publish.place(repository, workspace.pk, prepared.pending)
+    except pending_publish.PublishUndone as error:
+        workspace.refresh_from_db(fields=["base_commit", "repository_branch"])
+        raise PublishRefused(str(error)) from None
+    workspace.base_commit, workspace.repository_branch = prepared.pending.commit, branch
+    return prepared.result
+
+
+def check_publish_branch(repository: Path, branch: str) -> None:
+    """Raise PublishRefused unless `branch` is a branch name git accepts, as spelled, that
+    the workspace can store."""
+    limit = Workspace._meta.get_field("repository_branch").max_length or 0
+    if len(branch) > limit:
+        raise PublishRefused(
+            f"not a valid branch name: {branch[:40]!r}… is {len(branch)} characters long, "
+            f"more than the {limit} a branch name may have here; nothing was changed"
+        )
+    try:
+        git_repository.check_branch_name(repository, branch)
+    except git_repository.InvalidBranchName as error:
+        raise PublishRefused(f"{error}; nothing was changed") from None
+
+
+@dataclass
+class _Prepared:
+    """A publish worked out and its objects written, not yet in the database."""
+
+    result: PublishResult
+    fingerprint: str
+    base: str
+    pending: PendingPublish | None = None
+    published: _Published | None = None
+    texts: dict[str, str] = field(default_factory=dict)
+
+
+def _prepare(
+    repository: Path,
+    workspace_pk: int,
+    branch: str,
+    approved_only: bool,
+    message: str,
+    actor: User | None,
+) -> _Prepared:
+    """Read the workspace and write the commit's objects; no transaction, no branch moved."""
+    # Taken before anything is read: the same fingerprint later means nothing read changed.
+    fingerprint = workspace_fingerprint(workspace_pk)
+    workspace = Workspace.objects.get(pk=workspace_pk)
+    base = workspace.base_commit
+    tip = git_repository.branch_commit(repository, branch)
+    if tip is not None and not git_repository.is_ancestor(repository, tip, base):
+        raise PublishRefused(
+            f"branch {branch!r} is at {tip[:12]}, which the workspace's base "
+            f"{base[:12]} does not contain: someone committed there since the last sync. "
+            "Sync with that branch first, or publish to another branch; nothing was changed"
+        )
+    result = PublishResult(branch=branch, created_branch=tip is None)
+    prepared = _Prepared(result, fingerprint, base)
+    published = _Published(approved_only)
+    texts = dict(exported_texts(workspace, published.documents_of))
+    # What did not change since the base keeps the repository's bytes: an export spells
+    # YAML its own way, and a commit should show the team's changes, not a reformatting.
+    kept = set(workspace.files.filter(base_text=models.F("text")).values_list("path", flat=True))
+    changes = _changes(
+        repository, base, workspace.repository_folder, texts, kept, published.published
+    )
+    base_tree = git_repository.tree_of(repository, base)
+    tree = git_repository.write_tree(repository, base_tree, changes)
+    result.changed = published.changed()
+    if tree == base_tree:
+        return prepared  # nothing differs from the base: no empty commit
+    commit_message = _message(message or DEFAULT_MESSAGE, result.changed, approved_only)
+    commit = git_repository.commit_tree(repository, tree, base, commit_message, _identity(actor))
+    result.commit = commit
+    prepared.pending = PendingPublish(
+        commit, branch, tip, base, workspace.repository_branch, actor.pk if actor else None
+    )
+    prepared.published, prepared.texts = published, texts
+    return prepared
+
+
+def _record(workspace: Workspace, prepared: _Prepared) -> bool:
+    """In one short transaction: if nothing read has changed, move the bases to the commit
+    and record the publish as pending. False when something changed (nothing written)."""
+    assert prepared.pending is not None and prepared.published is not None
+    with transaction.atomic():
+        locked = Workspace.objects.select_for_update().get(pk=workspace.pk)
+        if (
+            locked.base_commit != prepared.base
+            or locked.pending_publish
+            or workspace_fingerprint(locked.pk) != prepared.fingerprint
+        ):
+            return False
+        prepared.published.move_bases(locked, prepared.texts, prepared.pending)
+        locked.base_commit = prepared.pending.commit
+        locked.repository_branch = prepared.pending.branch
+        locked.pending_publish = prepared.pending.as_json()
+        locked.save(
+            update_fields=["base_commit", "repository_branch", "pending_publish", "updated_at"]
+        )
+    return True
+
+
+def workspace_fingerprint(workspace_pk: int) -> str:
+    """A digest of every row a publish reads: the workspace, its suites, cases and files."""
+    digest = hashlib.sha256()
+    for model, owner in (
+        (Workspace, "pk"),
+        (Suite, "workspace_id"),
+        (Case, "suite__workspace_id"),
+        (WorkspaceFile, "workspace_id"),
+    ):
+        # The workspace's own `updated_at` changes with the publish's own bookkeeping.
+        columns = [
+            f.attname
+            for f in model._meta.concrete_fields
+            if (f.name, model) != ("updated_at", Workspace)
+        ]
+        rows = model.objects.filter(**{owner: workspace_pk}).order_by("pk")
+        for row in rows.values_list(*columns).iterator(chunk_size=2000):
+            digest.update(repr(row).encode())
+    return digest.hexdigest()
+
+
+class _Published:
+    """Chooses each case's published document, and remembers what it chose."""
+
+    def __init__(self, approved_only: bool) -> None:
+        self.approved_only = approved_only
+        self.bases: list[tuple[int, dict[Any, Any]]] = []  # (case pk, published document)
+        self._changed: list[tuple[int, str, str]] = []  # (case pk, suite path, case id)
+        self.suites: list[int] = []
+        # What each suite's file holds as published: its header and case documents.
+        self.published: dict[str, tuple[Any, list[dict[Any, Any]]]] = {}
+
+    def documents_of(self, suite: Suite) -> Iterator[dict[Any, Any]] | None:
+        rows = list(
+            suite.cases.order_by("position").values_list(
+                "pk", "case_id", "document", "base_document", "status"
+            )
+        )
+        approved = any(status == ReviewStatus.APPROVED for *_, status in rows)
+        if self.approved_only and suite.base_document is None and not approved:
+            return None  # a suite made in the app, with nothing approved yet
+        self.suites.append(suite.pk)
+        return self._chosen(suite, rows)
+
+    def _chosen(
+        self, suite: Suite, rows: list[tuple[int, str, Any, Any, str]]
+    ) -> Iterator[dict[Any, Any]]:
+        chosen = self.published.setdefault(suite.path, (suite.document, []))[1]
+        for document in self._documents(suite, rows):
+            chosen.append(document)
+            yield document
+
+    def _documents(
+        self, suite: Suite, rows: list[tuple[int, str, Any, Any, str]]
+    ) -> Iterator[dict[Any, Any]]:
+        for pk, case_id, document, base, status in rows:
+            chosen = document
+            if self.approved_only and status != ReviewStatus.APPROVED:
+                chosen = base
+            if chosen is None:
+                continue
+            if chosen != base:
+                self._changed.append((pk, suite.path, case_id))
+                self.bases.append((pk, chosen))
+            yield chosen
+
+    def changed(self) -> list[PublishedCase]:
+        approvers: dict[int, list[str]] = {}
+        events = ReviewEvent.objects.filter(
+            case_id__in=[pk for pk, _, _ in self._changed], action=ReviewEvent.Action.APPROVED
+        ).values_list("case_id", "actor__username")
+        for case_pk, username in events.order_by("created_at", "pk"):
+            approvers.setdefault(case_pk, []).append(username or "a removed user")
+        statuses = dict(
+            Case.objects.filter(pk__in=[pk for pk, _, _ in self._changed]).values_list(
+                "pk", "status"
+            )
+        )
+        return [
+            PublishedCase(
+                path,
+                case_id,
+                tuple(approvers.get(pk, [])[-1:]) if statuses[pk] == ReviewStatus.APPROVED else (),
+            )
+            for pk, path, case_id in self._changed
+        ]
+
+    def move_bases(
+        self, workspace: Workspace, texts: dict[str, str], pending: PendingPublish
+    ) -> None:
+        """Each published base set, and noted in `pending` with the base it replaces."""
+        before = dict(
+            Case.objects.filter(pk__in=[pk for pk, _ in self.bases]).values_list(
+                "pk", "base_document"
+            )
+        )
+        for pk, document in self.bases:
+            Case.objects.filter(pk=pk).update(base_document=document)
+            pending.cases.append((pk, before.get(pk), document))
+        for suite in Suite.objects.filter(pk__in=self.suites):
+            if suite.base_document != suite.document:
+                Suite.objects.filter(pk=suite.pk).update(base_document=suite.document)
+                pending.suites.append((suite.pk, suite.base_document, suite.document))
+        for row in WorkspaceFile.objects.filter(workspace=workspace):
+            if row.base_text != texts.get(row.path, row.base_text):
+                WorkspaceFile.objects.filter(pk=row.pk).update(base_text=texts[row.path])
+                pending.files.append((row.pk, row.base_text, texts[row.path]))
+
+
+def _changes(
+    repository: Any,
+    base: str,
+    folder: str,
+    texts: dict[str, str],
+    kept: set[str],
+    published: dict[str, tuple[Any, list[dict[Any, Any]]]],
+) -> dict[str, str | None]:
+    """Blob ids by repository path: every exported file that differs from the base, and None
+    for each eval file of the base that the workspace no longer has. A file `kept` (unchanged
+    since the base) and an eval file whose header and cases are the base's keep their bytes."""
+    prefix = f"{folder}/" if folder else ""
+    tree = commit_tree(repository, base, folder)
+    existing = {entry.name: entry.object_id for entry in _listing(repository, base, folder)}
+    changes: dict[str, str | None] = {}
+    kept = set(kept)
+    for eval_file in discover_tree(tree).eval_files:
+        if eval_file.path not in texts:
+            changes[prefix + eval_file.path] = None
+        elif published.get(eval_file.path) == (eval_file.contents.header, eval_file.contents.cases):
+            kept.add(eval_file.path)
+    for path, text in texts.items():
+        if path in kept and path in existing:
+            continue
+        content = text.encode("utf-8")
+        if existing.get(path) == _blob_id(content, len(existing.get(path, "0" * 40))):
+            continue
+        changes[prefix + path] = git_repository.write_blob(repository, content)
+    return changes
+
+
+def _listing(repository: Any, commit: str, folder: str) -> list[git_repository.TreeEntry]:
+    return git_repository.list_files(repository, commit, folder)
+
+
+def _blob_id(content: bytes, length: int) -> str:
+    """The id git gives `content` as a blob (SHA-1 or SHA-256 by the repository's id length)."""
+    algorithm = hashlib.sha256 if length == 64 else hashlib.sha1
+    return algorithm(b"blob %d\0" % len(content) + content).hexdigest()
+
+
+def _message(title: str, changed: list[PublishedCase], approved_only: bool) -> str:
+    lines = [title.strip(), ""]
+    if approved_only:
+        lines += ["Only approved cases; the others keep the repository's version.", ""]
+    if not changed:
+        lines.append("No case changed.")
+    for case in changed:
+        who = f"approved by {', '.join(case.approved_by)}" if case.approved_by else "not approved"
+        lines.append(f"- {case.suite_path} {case.case_id} ({who})")
+    return "\n".join(lines) + "\n"
+
+
+def _identity(actor: User | None) -> tuple[str, str] | None:
+    if actor is None:
+        return None
+    name = actor.get_full_name() or actor.get_username()
+    return name, actor.email or f"{actor.get_username()}@agentv-web.invalid"
