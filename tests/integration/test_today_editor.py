@@ -1,6 +1,6 @@
 """Today's tests in the editor, through the real form: every test saves unchanged, variables,
-asserts and conversation turns are edited as fields, and the preview follows them (docs/user-guide.md,
-"The editor for today's tests")."""
+asserts and conversation turns are edited as fields, and the preview follows them
+(docs/user-guide.md, "The editor for today's tests")."""
 
 from __future__ import annotations
 

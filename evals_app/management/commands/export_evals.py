@@ -1,4 +1,5 @@
-"""`manage.py export_evals --out DIR ...` (the command-line contract: docs/user-guide.md, "Command line")."""
+"""`manage.py export_evals --out DIR ...` (the command-line contract: docs/user-guide.md,
+"Command line")."""
 
 from __future__ import annotations
 

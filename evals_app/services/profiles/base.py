@@ -107,7 +107,8 @@ class SuiteProfile(Protocol):
         toon: bool = False,
         single: bool = False,
     ) -> list[dict[str, Any]]:
-        """The rows of `formatted.jsonl` for the case `document` (docs/user-guide.md, "Command line")."""
+        """The rows of `formatted.jsonl` for the case `document` (docs/user-guide.md, "Command
+        line")."""
         ...
 
     def read_file(

@@ -1,6 +1,6 @@
 """The rows of `formatted.jsonl`: what a case formats to, per mode (and per expanded test of the
-AgentV 2026 profile), as export writes them and the API returns them (docs/user-guide.md, "Command line"
-and "API")."""
+AgentV 2026 profile), as export writes them and the API returns them (docs/user-guide.md,
+"Command line"; docs/api.md)."""
 
 from __future__ import annotations
 
