@@ -9,7 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 from evals_app.eval_files.discovery import discover
-from tests.unit.eval_files.faithful_checks import check_file
+from tests.eval_files.faithful_checks import check_file
 
 
 def main(folder: str) -> int:

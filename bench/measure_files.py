@@ -20,9 +20,10 @@ from pathlib import Path
 
 import yaml
 
+from tests.workload.generate import GeneratedWorkspace
+
 from .environment import REPOSITORY, Environment
 from .figures import Figure, at_most, progress, report
-from .generate import GeneratedWorkspace
 
 EXPORT_RATIO = 1.5
 IMPORT_RATIO = 3.0

@@ -9,8 +9,9 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from tests.workload.generate import GeneratedWorkspace
+
 from .figures import Figure, at_most, median, progress, report
-from .generate import GeneratedWorkspace
 
 if TYPE_CHECKING:
     from django.test import Client

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.html_forms import form_fields
+
 from .figures import Figure, at_least, at_most, median, percentile, progress, report
-from .html_forms import form_fields
 from .server import Session, server_times
 
 TYPISTS = 20

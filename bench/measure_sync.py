@@ -11,8 +11,9 @@ import io
 import subprocess
 import time
 
+from tests.workload.generate import GeneratedWorkspace
+
 from .figures import Figure, at_most, progress, report
-from .generate import GeneratedWorkspace
 from .measure_files import parse_floor
 
 SYNC_RATIO = 2.0

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from tests.workload.generate import GeneratedWorkspace
+
 from .environment import Environment
 from .figures import Figure
-from .generate import GeneratedWorkspace
 from .measure_browser import measure_browser
 from .measure_preview import PreviewRequest, measure_throughput, measure_typists
 from .server import access_log, gunicorn, log_in

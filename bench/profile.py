@@ -16,10 +16,16 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.html_forms import form_fields
+from tests.workload.generate import (
+    PROFILES,
+    SHORT_VALUES,
+    GeneratedWorkspace,
+    generate_workspace,
+)
+
 from .environment import USERNAME, join, prepare
 from .figures import progress
-from .generate import PROFILES, SHORT_VALUES, GeneratedWorkspace, generate_workspace
-from .html_forms import form_fields
 from .measure_files import export_workspace, import_workspace
 
 TARGETS = ("import", "export", "suite", "editor", "preview")

@@ -18,9 +18,10 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from tests.workload.generate import TEXT_HEAVY, generate_workspace
+
 from .environment import join, prepare
 from .figures import Figure, progress
-from .generate import TEXT_HEAVY, generate_workspace
 from .measure_files import (
     import_workspace,
     measure_export_memory,

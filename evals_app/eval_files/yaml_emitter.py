@@ -6,7 +6,7 @@ ints, floats, booleans and None — this module makes the choices libyaml's emit
 (`yaml_emitter_analyze_scalar`, `yaml_emitter_select_scalar_style` and the scalar writers of
 libyaml 0.2.5, as PyYAML 6 ships it), including folding long lines at 80 columns, directly and
 several times faster. Anything outside what it knows for certain raises `Unsupported`, and
-`dump_yaml` then uses PyYAML. Tests compare the two (tests/unit/formatting/test_yaml_emitter.py).
+`dump_yaml` then uses PyYAML. Tests compare the two (tests/eval_files/test_yaml_emitter.py).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from evals_app.services.imports.folders import import_workspace
 from tests.browser.conftest import editor_of
 from tests.browser.pages import editor_url, save_status, sign_in
 from tests.factories import member
-from tests.integration.test_periods import PERIODS
+from tests.imports.test_periods import PERIODS
 
 pytestmark = pytest.mark.browser
 

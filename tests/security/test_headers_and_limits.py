@@ -13,8 +13,8 @@ from django.urls import reverse
 from evals_app.models import Case
 from evals_app.services.imports.folders import import_workspace
 from tests import factories
+from tests.editor.test_case_editor_views import form_of
 from tests.factories import write_files
-from tests.integration.test_case_editor_views import form_of
 
 pytestmark = pytest.mark.django_db
 

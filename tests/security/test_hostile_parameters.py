@@ -14,10 +14,10 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from bench.html_forms import form_fields
 from evals_app.json_limits import MAX_JSON_DEPTH
 from evals_app.models import Case, Workspace
 from tests import factories
+from tests.html_forms import form_fields
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 """Hostile YAML is refused quickly and with bounded memory, on import and in the editor's
 "Paste YAML": bombs, over-deep nesting, unknown tags, non-UTF-8 and over-size input.
 
-The messages of each refusal are tested in tests/integration/test_import_evals_bad_input.py
+The messages of each refusal are tested in tests/imports/test_import_evals_bad_input.py
 and test_case_editor_views.py; here the cost of refusing, and the paste form's edge cases.
 """
 

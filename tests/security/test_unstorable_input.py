@@ -19,9 +19,9 @@ from evals_app.json_limits import UnstorableText, load_json
 from evals_app.models import Case, ReviewStatus
 from evals_app.services.imports.folders import import_workspace
 from tests import factories
+from tests.api.api_calls import Team, make_team
+from tests.editor.test_case_editor_views import case_named, editor_url, form_of
 from tests.factories import database_snapshot
-from tests.integration.api_calls import Team, make_team
-from tests.integration.test_case_editor_views import case_named, editor_url, form_of
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from evals_app.models import Case, Workspace
-from tests.integration.test_case_editor_views import form_of
+from tests.editor.test_case_editor_views import form_of
 from tests.security.hostile_workspace import (
     ATTACHMENT,
     ATTRIBUTE,

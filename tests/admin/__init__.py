@@ -1,0 +1,1 @@
+"""Tests of `admin`: see docs/architecture.md for what the room holds."""

@@ -1,0 +1,1 @@
+"""Tests of `suites`: see docs/architecture.md for what the room holds."""
