@@ -52,6 +52,10 @@ def save_case(
     """
     parts = read_case(document)
     with transaction.atomic():
+        # The suite's row is locked before the case's, in the order a sync locks them
+        # (services/repository/three_way.py): locking both at once could deadlock with it.
+        owner = Case.objects.filter(pk=case.pk).values("suite_id")
+        Suite.objects.select_for_update().filter(pk__in=owner).first()
         current = Case.objects.select_for_update().select_related("suite").get(pk=case.pk)
         _check_editable(current.suite)
         if current.version != base_version:
