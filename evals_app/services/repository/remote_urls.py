@@ -39,7 +39,9 @@ def parse_remote_url(url: str, protocols: list[str]) -> RemoteURL:
     option or a command. Raises RemoteURLError."""
     if not url:
         raise RemoteURLError("Give the repository's URL.")
-    if url.startswith("-") or any(ord(c) < 33 or c == "\x7f" for c in url):
+    if url.startswith("-"):
+        raise RemoteURLError("A repository URL cannot start with -.")
+    if any(ord(c) < 33 or c == "\x7f" for c in url):
         raise RemoteURLError("A repository URL has no spaces or control characters.")
     scp = _SCP_LIKE.match(url)
     if scp is not None and "://" not in url:

@@ -174,8 +174,19 @@ def fetch_remote(workspace: Workspace) -> None:
 
 def check_for_changes(workspace: Workspace) -> tuple[str, SyncReport]:
     """Fetch, then what a sync with the followed branch would do (a dry run)."""
+    return fetch_and_sync(workspace, dry_run=True)
+
+
+def fetch_and_sync(
+    workspace: Workspace,
+    ref: str | None = None,
+    *,
+    dry_run: bool = False,
+    actor: User | None = None,
+) -> tuple[str, SyncReport]:
+    """`sync_repository` after a fetch from the workspace's remote, if it has one."""
     fetch_remote(workspace)
-    return sync_repository(workspace, dry_run=True)
+    return sync_repository(workspace, ref, dry_run=dry_run, actor=actor)
 
 
 def publish_and_push(
