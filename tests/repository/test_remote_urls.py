@@ -48,6 +48,7 @@ def test_a_url_of_each_allowed_shape_is_accepted(
         ("https://example.com/evals.git?x=1", "no .query or #fragment"),
         ("git://example.com/evals.git", "git:// URLs are not allowed"),
         ("/srv/git/evals.git", "starts with https://"),
+        ("git@-evil.example:evals.git", "cannot start with -"),
     ],
 )
 def test_a_url_of_another_shape_is_refused_saying_why(url: str, message: str) -> None:

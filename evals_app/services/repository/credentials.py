@@ -63,7 +63,8 @@ def transport_for(remote: RepositoryRemote) -> Iterator[git_repository.Transport
     header for that URL only, or the deploy key in a private temporary file removed after."""
     protocols = tuple(settings.AGENTV_REPOSITORY_PROTOCOLS)
     if remote.credential_kind == Credential.NONE:
-        yield git_repository.Transport(protocols, {})
+        # The server's own SSH keys and configuration, but never a prompt.
+        yield git_repository.Transport(protocols, {"GIT_SSH_COMMAND": "ssh -o BatchMode=yes"})
         return
     try:
         secret = _fernet().decrypt(bytes(remote.credential)).decode("utf-8")

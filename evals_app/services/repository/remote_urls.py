@@ -45,6 +45,8 @@ def parse_remote_url(url: str, protocols: list[str]) -> RemoteURL:
         raise RemoteURLError("A repository URL has no spaces or control characters.")
     scp = _SCP_LIKE.match(url)
     if scp is not None and "://" not in url:
+        if scp["host"].startswith("-") or scp["user"].startswith("-"):
+            raise RemoteURLError("A host or user name cannot start with -.")
         parsed = RemoteURL(url, "ssh", scp["host"], scp["path"])
     else:
         parsed = _parse_with_scheme(url)
