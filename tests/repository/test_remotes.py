@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import logging
+import shlex
+import stat
 from collections.abc import Iterator
 from io import StringIO
 from pathlib import Path
@@ -17,7 +19,7 @@ from django.core.management import CommandError, call_command
 from evals_app.models import ActivityRecord, Case, RepositoryRemote, Workspace
 from evals_app.services.cases.editing import save_case
 from evals_app.services.repository import git as git_repository
-from evals_app.services.repository.credentials import CredentialError
+from evals_app.services.repository.credentials import CredentialError, encrypt, transport_for
 from evals_app.services.repository.publishing import PublishRefused
 from evals_app.services.repository.remotes import (
     LinkRefused,
@@ -295,3 +297,22 @@ def test_import_evals_refuses_a_work_tree_outside_the_local_root(
 
     assert "AGENTV_LOCAL_REPOSITORIES_ROOT" in errors.getvalue()
     assert not Workspace.objects.exists()
+
+
+def test_a_deploy_key_is_a_private_file_only_while_git_runs(remote_settings: Any) -> None:
+    key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk=\n-----END OPENSSH PRIVATE KEY-----"
+    remote = RepositoryRemote(
+        url="git@github.com:team/evals.git",
+        branch="main",
+        credential_kind="ssh_key",
+        credential=encrypt(key),
+    )
+
+    with transport_for(remote) as transport:
+        command = shlex.split(transport.environment["GIT_SSH_COMMAND"])
+        key_file = Path(command[command.index("-i") + 1])
+        assert key_file.read_text() == key + "\n"
+        assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+        assert key in transport.secrets
+
+    assert not key_file.exists() and not key_file.parent.exists()

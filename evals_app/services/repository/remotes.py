@@ -290,7 +290,8 @@ class RemotePanel:
 
 def remote_panel(workspace: Workspace) -> RemotePanel | None:
     """The workspace page's facts about its remote, None for a local repository."""
-    remote = remote_of(workspace)
+    # An unlinked workspace has no remote: its page makes no query for one.
+    remote = remote_of(workspace) if workspace.linked else None
     if remote is None:
         return None
     return RemotePanel(
