@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from cryptography.fernet import Fernet
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
@@ -221,6 +222,32 @@ AGENTV_REPOSITORY_FILE_MAX_BYTES = env_int(
 AGENTV_REPOSITORY_READ_MAX_BYTES = env_int(
     "AGENTV_REPOSITORY_READ_MAX_BYTES", 64 * 2**20, minimum=1
 )
+# Repositories linked from the browser by URL (docs/sync.md, "Remotes"): the server's own bare
+# clones live in AGENTV_REPOSITORIES_DIR; credentials are stored encrypted with the Fernet key
+# AGENTV_CREDENTIALS_KEY (without it, linking with credentials is refused); a local path or a
+# `file://` URL is linked only under AGENTV_LOCAL_REPOSITORIES_ROOT (unset: `import_evals` links
+# any work tree, and the browser links no local repository).
+AGENTV_REPOSITORIES_DIR = Path(
+    os.environ.get("AGENTV_REPOSITORIES_DIR", "").strip() or DATA_DIR / "repositories"
+)
+AGENTV_CREDENTIALS_KEY = os.environ.get("AGENTV_CREDENTIALS_KEY", "").strip()
+if AGENTV_CREDENTIALS_KEY:
+    try:
+        Fernet(AGENTV_CREDENTIALS_KEY)
+    except ValueError:
+        raise ImproperlyConfigured(
+            "AGENTV_CREDENTIALS_KEY: expected a Fernet key (32 url-safe base64-encoded bytes, "
+            "as `Fernet.generate_key()` makes); its value is not shown"
+        ) from None
+AGENTV_LOCAL_REPOSITORIES_ROOT = os.environ.get("AGENTV_LOCAL_REPOSITORIES_ROOT", "").strip()
+# Which transports git may use for a linked URL (git's `protocol.allow`); `git` (unencrypted,
+# unauthenticated) only when an operator adds it, e.g. for a `git daemon` on the same machine.
+AGENTV_REPOSITORY_PROTOCOLS = env_list("AGENTV_REPOSITORY_PROTOCOLS", ["https", "ssh", "file"])
+if not set(AGENTV_REPOSITORY_PROTOCOLS) <= {"https", "ssh", "file", "git"}:
+    raise ImproperlyConfigured(
+        f"AGENTV_REPOSITORY_PROTOCOLS={','.join(AGENTV_REPOSITORY_PROTOCOLS)!r}: expected some "
+        "of https, ssh, file, git"
+    )
 # The largest request body other than uploaded files, e.g. a file typed into a form: its text,
 # form-encoded (up to 3 bytes per byte: `%E2`), plus the other fields. Bigger is refused (400).
 AGENTV_MAX_REQUEST_BYTES = env_int(

@@ -115,6 +115,7 @@ urlpatterns += [
 urlpatterns += [
     path("w/<slug:slug>/repository/check/", repository.repository_check, name="repository_check"),
     path("w/<slug:slug>/repository/sync/", repository.repository_sync, name="repository_sync"),
+    path("w/<slug:slug>/repository/link/", repository.repository_link, name="repository_link"),
     path(
         "w/<slug:slug>/repository/publish/",
         repository.repository_publish,

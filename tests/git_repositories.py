@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -139,3 +143,60 @@ def suite_yaml(*cases: tuple[str, str]) -> str:
 def linked_workspace(repo: Repository, name: str = "team") -> Workspace:
     """The workspace imported from the repository's work tree (linked to it)."""
     return import_workspace(repo.path, name, link=True).workspace
+
+
+def bare_remote(repo: Repository, folder: Path) -> Repository:
+    """A bare clone of `repo` at `folder`: a remote the app can link by URL and push to."""
+    subprocess.run(
+        ["git", "clone", "-q", "--bare", str(repo.path), str(folder)],
+        check=True,
+        capture_output=True,
+    )
+    return Repository(folder)
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 nothing listens on (the kernel's choice)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def git_daemon(base: Path) -> Iterator[str]:
+    """`git daemon` serving the repositories under `base` on 127.0.0.1, pushes allowed; yields
+    its URL prefix (`git://127.0.0.1:PORT/`) and stops it after."""
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            "git",
+            "daemon",
+            "--export-all",
+            "--enable=receive-pack",
+            f"--base-path={base}",
+            "--listen=127.0.0.1",
+            f"--port={port}",
+            "--reuseaddr",
+            str(base),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_for_listener(port, process)
+        yield f"git://127.0.0.1:{port}/"
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def _wait_for_listener(port: int, process: subprocess.Popen[bytes]) -> None:
+    # The daemon starts listening a moment after it starts; it is ready once it accepts.
+    for _ in range(200):
+        if process.poll() is not None:
+            raise RuntimeError("git daemon stopped at start")
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as attempt:
+            if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise RuntimeError("git daemon did not start listening")

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_POST
 
 from ..models import Suite
@@ -15,8 +16,16 @@ from ..permissions import Capability, signed_in_user, workspace_access
 from ..services.imports.folders import ImportFailed
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from ..services.repository.conflicts import NoConflict, keep_mine, take_theirs
+from ..services.repository.credentials import CredentialError
 from ..services.repository.git import GitError
-from ..services.repository.publishing import PublishRefused, publish_workspace
+from ..services.repository.publishing import PublishRefused
+from ..services.repository.remotes import (
+    LinkRefused,
+    LinkRequest,
+    check_for_changes,
+    link_remote,
+    publish_and_push,
+)
 from ..services.repository.sync import NotLinked, sync_repository
 from ..services.repository.three_way import OUTCOME_KINDS, UNCHANGED, CaseOutcome
 from ..services.review.document_diffs import document_diff
@@ -24,7 +33,7 @@ from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
 
 MAX_DIFFS = 100  # cases shown with their diffs on the check page; the counts cover them all
-REFUSALS = (GitError, NotLinked, ImportFailed)
+REFUSALS = (GitError, NotLinked, ImportFailed, CredentialError)
 
 
 @require_GET
@@ -33,7 +42,7 @@ def repository_check(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     access = workspace_access(request.user, slug, Capability.MANAGE)
     workspace = access.workspace
     try:
-        commit, report = sync_repository(workspace, dry_run=True)
+        commit, report = check_for_changes(workspace)
     except REFUSALS as error:
         messages.error(request, f"The repository could not be read: {error}")
         return redirect(workspace)
@@ -86,16 +95,17 @@ def repository_publish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         messages.error(request, "Name the branch to publish to.")
         return redirect(workspace)
     try:
-        result = publish_workspace(
+        published = publish_and_push(
             workspace,
             branch,
             approved_only=request.POST.get("approved_only") == "on",
             message=request.POST.get("message", "").strip(),
             actor=signed_in_user(request),
         )
-    except (PublishRefused, GitError, NotLinked) as error:
+    except (PublishRefused, GitError, NotLinked, CredentialError) as error:
         messages.error(request, f"Nothing was published: {error}")
         return redirect(workspace)
+    result = published.result
     if result.commit is None:
         messages.info(request, "Nothing to publish: the repository already holds every case.")
     else:
@@ -103,8 +113,33 @@ def repository_publish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         messages.success(
             request,
             f"Published {count} changed case{'s' * (count != 1)} as {result.commit[:12]} "
-            f"on {branch}.",
+            f"on {branch}{' and pushed it to the remote' if published.pushed else ''}.",
         )
+    return redirect(workspace)
+
+
+@sensitive_post_parameters("secret")
+@require_POST
+def repository_link(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Link the workspace to a repository by URL, and import its folder (owners)."""
+    access = workspace_access(request.user, slug, Capability.MANAGE)
+    workspace = access.workspace
+    link = LinkRequest(
+        url=request.POST.get("url", ""),
+        branch=request.POST.get("branch", "").strip(),
+        folder=request.POST.get("folder", ""),
+        credential_kind=request.POST.get("credential_kind", ""),
+        secret=request.POST.get("secret", ""),
+    )
+    try:
+        commit, report = link_remote(workspace, link, signed_in_user(request))
+    except (LinkRefused, *REFUSALS) as error:
+        messages.error(request, f"The repository was not linked: {error}")
+        return redirect(workspace)
+    counts = ", ".join(f"{report.counts[kind]} {kind}" for kind in OUTCOME_KINDS)
+    messages.success(request, f"Linked {link.url.strip()} at {commit[:12]}: {counts}.")
+    for path, why in report.skipped:
+        messages.warning(request, f"Skipped {path}: {why}")
     return redirect(workspace)
 
 

@@ -21,6 +21,7 @@ from ..permissions import (
     workspace_access,
 )
 from ..services.profiles.workspace_formatter import workspace_configs
+from ..services.repository.remotes import remote_panel
 from ..services.review.workflow import status_counts
 from ..services.suites.eval_files import create_suite
 from ..services.workspaces.configs import (
@@ -151,5 +152,6 @@ def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
         "configs": config_rows(configs, [suite.path for suite in suites]),
         "patterns_form": None,
         "checkout_form": CheckoutFolderForm(initial={"checkout_folder": workspace.checkout_folder}),
+        "remote": remote_panel(workspace),
         **forms,
     }

@@ -220,6 +220,7 @@ ENDPOINTS = [
     Endpoint("repository_check", "get", Capability.MANAGE),
     Endpoint("repository_sync", "post", Capability.MANAGE),
     Endpoint("repository_publish", "post", Capability.MANAGE, lambda w: {"branch": "review"}),
+    Endpoint("repository_link", "post", Capability.MANAGE, lambda w: {"url": "", "branch": "main"}),
     Endpoint("case_resolve", "post", Capability.EDIT, lambda w: {"resolution": "mine"}),
 ]
 

@@ -9,8 +9,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from evals_app.models import Workspace
+from evals_app.services.repository.credentials import CredentialError
 from evals_app.services.repository.git import GitError
-from evals_app.services.repository.publishing import PublishRefused, publish_workspace
+from evals_app.services.repository.publishing import PublishRefused
+from evals_app.services.repository.remotes import publish_and_push
 from evals_app.services.repository.sync import NotLinked
 
 
@@ -44,9 +46,12 @@ class Command(BaseCommand):
         if found is None:
             raise CommandError(f"no workspace named {workspace!r}")
         try:
-            result = publish_workspace(found, branch, approved_only=approved_only, message=message)
-        except (PublishRefused, GitError, NotLinked) as error:
+            published = publish_and_push(
+                found, branch, approved_only=approved_only, message=message
+            )
+        except (PublishRefused, GitError, NotLinked, CredentialError) as error:
             raise CommandError(str(error)) from None
+        result = published.result
         if result.commit is None:
             self.stdout.write("Nothing to publish: the repository already holds every case")
             return

@@ -9,8 +9,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from evals_app.models import Workspace
 from evals_app.services.imports.folders import ImportFailed
+from evals_app.services.repository.credentials import CredentialError
 from evals_app.services.repository.git import GitError
-from evals_app.services.repository.sync import NotLinked, sync_repository
+from evals_app.services.repository.remotes import fetch_and_sync
+from evals_app.services.repository.sync import NotLinked
 
 
 class Command(BaseCommand):
@@ -33,12 +35,12 @@ class Command(BaseCommand):
         if found is None:
             raise CommandError(f"no workspace named {workspace!r}")
         try:
-            commit, report = sync_repository(found, ref, dry_run=dry_run)
+            commit, report = fetch_and_sync(found, ref, dry_run=dry_run)
         except ImportFailed as failure:
             for error in failure.errors:
                 self.stderr.write(f"error: {error}")
             raise CommandError("sync refused; nothing was changed") from None
-        except (GitError, NotLinked) as error:
+        except (GitError, NotLinked, CredentialError) as error:
             raise CommandError(str(error)) from None
         for line in report.lines():
             self.stdout.write(line)

@@ -24,6 +24,7 @@ from ...models import Case, Suite, Workspace, WorkspaceFile
 from ..cases.documents import suite_row
 from ..profiles import Summary, profile_for_file
 from ..repository import git as git_repository
+from ..repository.local_roots import LocalRootError, check_local_root
 from ..repository.three_way import Incoming, SyncReport, sync_workspace_files
 from .row_inserts import insert_rows
 
@@ -85,6 +86,11 @@ def import_workspace(
     if found.errors:
         raise ImportFailed(found.errors)
     location = git_repository.locate(root) if link else None
+    if location is not None:
+        try:
+            check_local_root(location.top)  # the operator's limit (docs/sync.md, "Remotes")
+        except LocalRootError as error:
+            raise ImportFailed([EvalFileError(str(error), file=str(path))]) from None
     summary = ImportSummary(workspace=Workspace(name=name or root.name), skipped=found.skipped)
     if location is not None:
         # A repository's symbolic link is not a file the app can edit and publish (issue 19).

@@ -12,7 +12,7 @@ import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from ...eval_files.paths import shown, tree_entry_problem
 
@@ -377,3 +377,117 @@ def move_branch(repository: Path, branch: str, new: str, expected: str | None) -
     if branch_commit(repository, branch) != expected:
         raise BranchMoved(f"branch {branch!r} moved while publishing ({message})")
     raise GitError(f"git update-ref: {message or 'failed'}")
+
+
+# Talking to a remote (docs/sync.md, "Remotes"): only the transports allowed, no credential
+# helper of the server's, no terminal prompt, and nothing git traces (a trace would print the
+# credential's header).
+_NETWORK_TIMEOUT = 300  # seconds a clone, fetch or push may take
+_UNTRUSTED_VARIABLES = ("GIT_TRACE", "GIT_CURL_VERBOSE", "GIT_CONFIG", "GIT_SSH", "GIT_ASKPASS")
+
+
+@dataclass(frozen=True)
+class Transport:
+    """How git reaches a remote: the transports it may use, the variables that hand it a
+    credential, and the secrets no message may show."""
+
+    protocols: tuple[str, ...]
+    environment: dict[str, str]
+    secrets: tuple[str, ...] = ()
+
+    def scrubbed(self, text: str) -> str:
+        """`text` with every secret replaced by `[credential]`."""
+        for secret in self.secrets:
+            if secret:
+                text = text.replace(secret, "[credential]")
+        return text
+
+
+def _over_network(
+    repository: Path, transport: Transport, *arguments: str
+) -> subprocess.CompletedProcess[bytes]:
+    allowed = ["-c", "protocol.allow=never", "-c", "credential.helper="]
+    for protocol in transport.protocols:
+        allowed += ["-c", f"protocol.{protocol}.allow=always"]
+    inherited = {
+        key: value
+        for key, value in _environment(None).items()
+        if not key.startswith(_UNTRUSTED_VARIABLES)
+    }
+    try:
+        return subprocess.run(
+            [GIT, "-C", str(repository), *_SAFE_CONFIGURATION, *allowed, *arguments],
+            capture_output=True,
+            env={**inherited, "GIT_TERMINAL_PROMPT": "0", **transport.environment},
+            check=False,
+            timeout=_NETWORK_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git {arguments[0]}: no answer within {_NETWORK_TIMEOUT} seconds") from None
+    except OSError as error:
+        raise GitError(f"git cannot be run: {error.strerror}") from None
+
+
+def _network_error(transport: Transport, arguments: str, result: Any) -> GitError:
+    message = result.stderr.decode("utf-8", "replace").strip() or "failed"
+    return GitError(f"git {arguments}: {transport.scrubbed(message)}")
+
+
+def init_bare(repository: Path) -> None:
+    """A new, empty bare repository at `repository`, without the sample hooks of git's
+    template (hooks never run anyway)."""
+    repository.mkdir(parents=True)
+    _git(repository, "init", "--quiet", "--bare", "--template=")
+
+
+def fetch_branches(repository: Path, url: str, transport: Transport) -> None:
+    """Make the branches of `repository` those of `url` (a clone's copy of the remote's,
+    moved wherever they moved, gone where the remote's are gone; tags are not fetched)."""
+    result = _over_network(
+        repository,
+        transport,
+        "fetch",
+        "--quiet",
+        "--prune",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--",
+        url,
+        "+refs/heads/*:refs/heads/*",
+    )
+    if result.returncode != 0:
+        raise _network_error(transport, "fetch", result)
+
+
+def push_branch(
+    repository: Path, url: str, transport: Transport, commit: str, branch: str, expected: str | None
+) -> None:
+    """Set `branch` of `url` to `commit` if it is still at `expected` (None: if it does not
+    exist); `commit` must contain `expected`, so this is never a forced push. Raises
+    BranchMoved when the remote's branch is elsewhere, GitError for any other failure."""
+    check_branch_name(repository, branch)
+    if expected is not None and not is_ancestor(repository, expected, commit):
+        raise BranchMoved(f"branch {branch!r}: {commit[:12]} does not contain {expected[:12]}")
+    ref = f"refs/heads/{branch}"
+    result = _over_network(
+        repository,
+        transport,
+        "push",
+        "--quiet",
+        "--porcelain",
+        "--no-verify",
+        "--atomic",
+        f"--force-with-lease={ref}:{expected or ''}",
+        "--",
+        url,
+        f"{commit}:{ref}",
+    )
+    if result.returncode == 0:
+        return
+    report = result.stdout.decode("utf-8", "replace")
+    if "[rejected]" in report or "stale info" in report or "fetch first" in report:
+        raise BranchMoved(
+            f"branch {branch!r} of the remote is no longer at "
+            f"{expected[:12] if expected else '(no branch)'}; the push was refused"
+        )
+    raise _network_error(transport, "push", result)

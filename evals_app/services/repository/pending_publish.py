@@ -61,7 +61,7 @@ def place(repository: Path, workspace_pk: int, pending: PendingPublish) -> None:
     except git_repository.GitError as error:
         # Another process may have finished this very publish (a sync's repair) meanwhile.
         if _branch_at(repository, pending) != pending.commit:
-            _undo(workspace_pk, pending)
+            undo(workspace_pk, pending)
             raise PublishUndone(
                 f"the commit {pending.commit[:12]} could not be placed on branch "
                 f"{pending.branch!r} ({error}); nothing was published: sync with the branch "
@@ -113,7 +113,7 @@ def _finish(workspace_pk: int, pending: PendingPublish) -> None:
         )
 
 
-def _undo(workspace_pk: int, pending: PendingPublish) -> None:
+def undo(workspace_pk: int, pending: PendingPublish) -> None:
     """The bases as they were before the publish, where the publish's are still in place."""
     with transaction.atomic():
         locked = Workspace.objects.select_for_update().get(pk=workspace_pk)

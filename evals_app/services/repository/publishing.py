@@ -8,7 +8,7 @@ are never touched, and a branch is only ever moved forward (docs/sync.md, "Publi
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,7 @@ def publish_workspace(
     approved_only: bool = False,
     message: str = "",
     actor: User | None = None,
+    push: Callable[[PendingPublish], None] | None = None,
 ) -> PublishResult:
     """Commit the workspace's suites and files on `branch` (made from the base if missing).
 
@@ -76,7 +77,8 @@ def publish_workspace(
     The git work (blobs, trees, the commit) is done outside any transaction, so SQLite's
     write lock is not held while git runs; a short transaction then checks that nothing read
     has changed meanwhile (else the publish is done again), and commits the bases before the
-    branch moves (docs/sync.md, "Publishing").
+    branch moves (docs/sync.md, "Publishing"). `push`, when given, runs between the two: a
+    remote's push (remotes.py), raising PublishUndone, its bases undone, when it fails.
     """
     repository = repository_of(workspace)
     check_publish_branch(repository, branch)
@@ -92,6 +94,8 @@ def publish_workspace(
             "the workspace kept changing while publishing; nothing was published: publish again"
         )
     try:
+        if push is not None:
+            push(prepared.pending)
         pending_publish.place(repository, workspace.pk, prepared.pending)
     except pending_publish.PublishUndone as error:
         workspace.refresh_from_db(fields=["base_commit", "repository_branch"])
