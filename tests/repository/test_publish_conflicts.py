@@ -5,11 +5,15 @@ does, and a branch other than the followed one is compared with the base (docs/s
 from __future__ import annotations
 
 import copy
+import itertools
+import tempfile
 from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evals_app.models import Case, Workspace
 from evals_app.services.cases.editing import save_case
@@ -253,3 +257,46 @@ def test_the_command_refuses_a_conflict_and_skips_it_when_told(
     assert f"Held back, in conflict with the repository (its version kept): {PATH} two." in (
         err.getvalue()
     )
+
+
+NAMES = itertools.count()
+SIDES = ("untouched", "here", "there", "both")  # where a case was changed since the base
+
+
+@settings(max_examples=15, deadline=None)
+@given(sides=st.lists(st.sampled_from(SIDES), min_size=1, max_size=5))
+def test_publish_never_writes_the_apps_side_of_a_conflict(sides: list[str]) -> None:
+    ids = [f"c{index}" for index in range(len(sides))]
+    with tempfile.TemporaryDirectory() as folder:
+        repo = repository(Path(folder))
+        repo.commit({PATH: suite_yaml(*((case_id, f"{case_id}?") for case_id in ids))})
+        linked = linked_workspace(repo, f"property-{next(NAMES)}")
+        cases = {case.case_id: case for case in Case.objects.filter(suite__workspace=linked)}
+        for case_id, side in zip(ids, sides, strict=True):
+            if side in ("here", "both"):
+                case = cases[case_id]
+                document = {**case.document, "input": f"{case_id} here?"}
+                save_case(case, document, case.version, None)
+        changed_there = [side in ("there", "both") for side in sides]
+        there = [f"{i} there?" if t else f"{i}?" for i, t in zip(ids, changed_there, strict=True)]
+        repo.commit({PATH: suite_yaml(*zip(ids, there, strict=True))})
+        sync_repository(linked)
+        in_conflict = [(PATH, i) for i, side in zip(ids, sides, strict=True) if side == "both"]
+
+        refused: list[tuple[str, str]] = []
+        try:
+            publish_workspace(Workspace.objects.get(pk=linked.pk), "other")
+        except ConflictsOpen as error:
+            refused = [(c.suite_path, c.case_id) for c in error.conflicts]
+        result = publish_workspace(
+            Workspace.objects.get(pk=linked.pk), "review", skip_conflicts=True
+        )
+
+        assert refused == in_conflict
+        assert [(c.suite_path, c.case_id) for c in result.held_back] == in_conflict
+        text = repo.show(result.commit or result.base, PATH)
+        for case_id, side in zip(ids, sides, strict=True):
+            written = {"untouched": "?", "here": " here?", "there": " there?", "both": " there?"}
+            assert f"input: {case_id}{written[side]}\n" in text
+        still = Case.objects.filter(suite__workspace=linked, theirs_document__isnull=False)
+        assert sorted(still.values_list("case_id", flat=True)) == [i for _, i in in_conflict]
