@@ -16,7 +16,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import models, transaction
 
-from ...eval_files.dialects import ID_KEYS
 from ...eval_files.discovery import FoundEvalFile, discover_tree
 from ...models import (
     Case,
@@ -32,6 +31,7 @@ from . import pending_publish
 from .conflicts import OpenConflict, open_conflicts
 from .pending_publish import PendingPublish
 from .sync import commit_tree, repository_of
+from .three_way import matching_id
 
 DEFAULT_MESSAGE = "Publish eval cases reviewed in agentv-web"
 ATTEMPTS = 3  # publishes worked out again when the workspace changed while git ran
@@ -341,7 +341,7 @@ class _Published:
     ) -> Iterator[dict[Any, Any]]:
         ids = self.case_ids.setdefault(suite.path, set())
         for pk, case_id, document, base, status, theirs in rows:
-            ids.update((case_id, _document_id(base) or case_id))
+            ids.update((case_id, matching_id(case_id, base)))
             if theirs is not None:
                 # In conflict: held back (the publish was refused otherwise), or not approved
                 # in an approved-only publish. Either way the commit keeps the base commit's
@@ -487,15 +487,6 @@ def _approval(case: PublishedCase) -> str:
     if not case.approved_by:
         return " (not approved)"
     return f" (approved by {', '.join(case.approved_by)})"
-
-
-def _document_id(document: dict[Any, Any] | None) -> str | None:
-    """The id a case's document gives it (the first id key holding a string)."""
-    for key in ID_KEYS:
-        value = (document or {}).get(key)
-        if isinstance(value, str):
-            return value
-    return None
 
 
 def _identity(actor: User | None) -> tuple[str, str] | None:
