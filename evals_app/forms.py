@@ -8,7 +8,7 @@ from django import forms
 
 from .eval_files.dialects import PROFILE_LABELS
 from .models import Membership, ReviewStatus
-from .services.cases.work_list import MARKERS, SORTS, WARNINGS, CaseListing
+from .services.cases.work_list import CONFLICTS, MARKERS, SORTS, WARNINGS, CaseListing
 
 
 def _one_line_ends(text: str) -> str:
@@ -239,6 +239,9 @@ class CaseListForm(PageForm):
     markers = forms.ChoiceField(
         label="Role markers", required=False, choices=[("", "Any"), *MARKERS.items()]
     )
+    conflicts = forms.ChoiceField(
+        label="Conflicts", required=False, choices=[("", "Any"), *CONFLICTS.items()]
+    )
     tag = forms.CharField(
         label="Tag",
         required=False,
@@ -250,7 +253,7 @@ class CaseListForm(PageForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # The menus re-list the cases as soon as they change (the page's htmx trigger).
-        for name in ("status", "warnings", "markers", "sort"):
+        for name in ("status", "warnings", "markers", "conflicts", "sort"):
             self.fields[name].widget.attrs["class"] = "list-filter"
 
     def listing(self) -> CaseListing:

@@ -99,22 +99,23 @@ def repository_publish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             workspace,
             branch,
             approved_only=request.POST.get("approved_only") == "on",
+            skip_conflicts=request.POST.get("skip_conflicts") == "on",
             message=request.POST.get("message", "").strip(),
             actor=signed_in_user(request),
         )
     except (PublishRefused, GitError, NotLinked, CredentialError) as error:
+        # A refusal for open conflicts names them; the page lists them with links.
         messages.error(request, f"Nothing was published: {error}")
         return redirect(workspace)
     result = published.result
+    first, *rest = result.lines()
     if result.commit is None:
-        messages.info(request, "Nothing to publish: the repository already holds every case.")
+        messages.info(request, first)
     else:
-        count = len(result.changed)
-        messages.success(
-            request,
-            f"Published {count} changed case{'s' * (count != 1)} as {result.commit[:12]} "
-            f"on {branch}{' and pushed it to the remote' if published.pushed else ''}.",
-        )
+        pushed = " It was pushed to the remote." if published.pushed else ""
+        messages.success(request, f"{first}{pushed}")
+    for line in rest:
+        messages.warning(request, line)
     return redirect(workspace)
 
 

@@ -27,6 +27,7 @@ from ..services.cases.list_changes import (
 from ..services.cases.work_list import refresh_suite_summaries
 from ..services.profiles import profile_of
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
+from ..services.repository.conflicts import open_conflicts
 from ..services.suites.eval_files import case_file_references, page_of_cases, summarize_cases
 from .fragments import render_page
 from .htmx_request import HtmxHttpRequest
@@ -175,4 +176,5 @@ def suite_context(
         "references": case_file_references(suite),
         # Whether the page offers upgrading it (docs/formats.md, "Upgrading to today's format").
         "older": profile_of(suite).is_older(suite),
+        "conflicts": open_conflicts(workspace, suite),
     }

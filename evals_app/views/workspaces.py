@@ -21,6 +21,7 @@ from ..permissions import (
     workspace_access,
 )
 from ..services.profiles.workspace_formatter import workspace_configs
+from ..services.repository.conflicts import open_conflicts
 from ..services.repository.remotes import remote_panel
 from ..services.review.workflow import status_counts
 from ..services.suites.eval_files import create_suite
@@ -150,6 +151,7 @@ def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
         "file_form": FileForm(),
         "upload_form": UploadForm(),
         "configs": config_rows(configs, [suite.path for suite in suites]),
+        "conflicts": open_conflicts(workspace),
         "patterns_form": None,
         "checkout_form": CheckoutFolderForm(initial={"checkout_folder": workspace.checkout_folder}),
         "remote": remote_panel(workspace),

@@ -20,7 +20,7 @@ from tests.workload.generate import LONG_CASE_ID, generate_workspace
 
 pytestmark = pytest.mark.django_db
 
-SUITE_PAGE_QUERIES = 6  # session, user, workspace, suite, the page of cases, the files
+SUITE_PAGE_QUERIES = 7  # session, user, workspace, suite, the page of cases, the files, conflicts
 EDITOR_QUERIES = 12
 
 

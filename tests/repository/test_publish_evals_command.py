@@ -100,8 +100,9 @@ def test_the_message_lists_changed_cases_with_who_approved_them(
 
     message = repo.git("log", "-1", "--format=%B", commit)
     assert message.startswith("Reviewed this week\n")
-    assert f"- {PATH} two (approved by rev-two)" in message
-    assert f"- {PATH} one (not approved)" in message
+    assert f"{PATH}:\n- changed one (not approved)\n- changed two (approved by rev-two)\n" in (
+        message
+    )
 
 
 def test_approved_only_keeps_the_base_content_of_cases_not_approved(

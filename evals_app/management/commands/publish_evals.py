@@ -1,5 +1,5 @@
-"""`manage.py publish_evals --workspace NAME --branch BRANCH [--approved-only] [--message TEXT]`
-(docs/sync.md, "Publishing")."""
+"""`manage.py publish_evals --workspace NAME --branch BRANCH [--approved-only] [--skip-conflicts]
+[--message TEXT]` (docs/sync.md, "Publishing")."""
 
 from __future__ import annotations
 
@@ -31,6 +31,11 @@ class Command(BaseCommand):
             action="store_true",
             help="cases that are not approved keep the repository's version",
         )
+        parser.add_argument(
+            "--skip-conflicts",
+            action="store_true",
+            help="publish the other cases: a case in conflict keeps the repository's version",
+        )
         parser.add_argument("--message", default="", metavar="TEXT", help="the commit's title")
 
     def handle(
@@ -39,6 +44,7 @@ class Command(BaseCommand):
         workspace: str,
         branch: str,
         approved_only: bool,
+        skip_conflicts: bool,
         message: str,
         **options: Any,
     ) -> None:
@@ -47,12 +53,20 @@ class Command(BaseCommand):
             raise CommandError(f"no workspace named {workspace!r}")
         try:
             published = publish_and_push(
-                found, branch, approved_only=approved_only, message=message
+                found,
+                branch,
+                approved_only=approved_only,
+                skip_conflicts=skip_conflicts,
+                message=message,
             )
         except (PublishRefused, GitError, NotLinked, CredentialError) as error:
             raise CommandError(str(error)) from None
         result = published.result
+        first, *rest = result.lines()
         if result.commit is None:
-            self.stdout.write("Nothing to publish: the repository already holds every case")
+            self.stdout.write(first)
             return
+        # Standard output is the commit's id alone, for scripts; what it did goes to stderr.
         self.stdout.write(result.commit)
+        for line in [first, *rest]:
+            self.stderr.write(line)

@@ -1,9 +1,9 @@
 """The suite page as a work list: which cases it shows (search and filters) and in what order.
 
-A listing is what the page's query string says (`q`, `status`, `warnings`, `markers`, `tag`,
-`sort`), so a filtered, sorted view of a suite is a URL that can be shared. The warnings and
-role-marker filters read the stored case summaries (services/case_summaries.py), brought up to
-date for the whole suite first.
+A listing is what the page's query string says (`q`, `status`, `warnings`, `markers`,
+`conflicts`, `tag`, `sort`), so a filtered, sorted view of a suite is a URL that can be shared.
+The warnings and role-marker filters read the stored case summaries
+(services/case_summaries.py), brought up to date for the whole suite first.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from .tags import cases_tagged
 
 WARNINGS = {"with": "With warnings", "without": "Without warnings"}
 MARKERS = {"markers": "Role markers", "flat": "Flat", "cannot": "Cannot be formatted"}
+# A case a sync left in conflict with the repository (docs/sync.md, "Conflicts").
+CONFLICTS = {"open": "In conflict", "none": "Not in conflict"}
 MAX_SEARCH_LENGTH = 1000
 # The value `sort` takes in the query string: the default (empty) is the suite's own order.
 SORTS = {
@@ -42,13 +44,14 @@ class CaseListing:
     status: str = ""
     warnings: str = ""
     markers: str = ""
+    conflicts: str = ""
     tag: str = ""
     sort: str = ""
 
     @property
     def is_filtered(self) -> bool:
         """Whether some cases of the suite may be left out."""
-        return any((self.q, self.status, self.warnings, self.markers, self.tag))
+        return any((self.q, self.status, self.warnings, self.markers, self.conflicts, self.tag))
 
     @property
     def in_suite_order(self) -> bool:
@@ -85,6 +88,10 @@ def listed_cases(suite: Suite, listing: CaseListing) -> QuerySet[Case]:
         cases = cases.filter(role_markers=False)
     elif listing.markers == "cannot":
         cases = cases.filter(role_markers__isnull=True)
+    if listing.conflicts == "open":
+        cases = cases.filter(theirs_document__isnull=False)
+    elif listing.conflicts == "none":
+        cases = cases.filter(theirs_document__isnull=True)
     if listing.tag:
         cases = cases_tagged(cases, listing.tag)
     return cases

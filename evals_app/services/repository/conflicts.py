@@ -6,14 +6,41 @@ settled (docs/sync.md, "Conflicts").
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from ...models import Case, Suite
+from ...models import Case, ReviewStatus, Suite, Workspace
 from ..cases.editing import save_case
 from ..cases.list_changes import delete_case
+
+
+@dataclass(frozen=True)
+class OpenConflict:
+    """A case a sync left in conflict with the repository, as the pages and publish name it."""
+
+    suite_pk: int
+    case_pk: int
+    suite_path: str
+    case_id: str
+
+
+def open_conflicts(
+    workspace: Workspace, suite: Suite | None = None, *, approved_only: bool = False
+) -> list[OpenConflict]:
+    """The cases of the workspace (or of one suite; only approved ones with `approved_only`)
+    in conflict, in the order of their suites and cases (one query)."""
+    cases = Case.objects.filter(suite__workspace=workspace, theirs_document__isnull=False)
+    if suite is not None:
+        cases = cases.filter(suite=suite)
+    if approved_only:
+        cases = cases.filter(status=ReviewStatus.APPROVED)
+    rows = cases.order_by("suite__path", "position").values_list(
+        "suite_id", "pk", "suite__path", "case_id"
+    )
+    return [OpenConflict(*row) for row in rows]
 
 
 class NoConflict(Exception):

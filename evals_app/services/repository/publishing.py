@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import models, transaction
 
-from ...eval_files.discovery import discover_tree
+from ...eval_files.discovery import FoundEvalFile, discover_tree
 from ...models import (
     Case,
     ReviewEvent,
@@ -28,34 +28,97 @@ from ...models import (
 from ..exports.exporting import exported_texts
 from . import git as git_repository
 from . import pending_publish
+from .conflicts import OpenConflict, open_conflicts
 from .pending_publish import PendingPublish
 from .sync import commit_tree, repository_of
+from .three_way import matching_id
 
 DEFAULT_MESSAGE = "Publish eval cases reviewed in agentv-web"
 ATTEMPTS = 3  # publishes worked out again when the workspace changed while git ran
+
+
+CHANGED, ADDED, DELETED = "changed", "added", "deleted"
 
 
 class PublishRefused(Exception):
     """The publish cannot be done as asked; nothing was written. The message says why."""
 
 
+class ConflictsOpen(PublishRefused):
+    """Cases the publish would write are in conflict with the repository (docs/sync.md,
+    "Publishing"); nothing was written."""
+
+    def __init__(self, conflicts: list[OpenConflict]) -> None:
+        self.conflicts = conflicts
+        named = ", ".join(f"{c.suite_path} {c.case_id}" for c in conflicts)
+        super().__init__(
+            f"{len(conflicts)} case{'s' * (len(conflicts) != 1)} in conflict with the "
+            f"repository: {named}. Resolve {'them' if len(conflicts) > 1 else 'it'} (Take "
+            "theirs or Keep mine), or publish the other cases; nothing was changed"
+        )
+
+
 @dataclass(frozen=True)
 class PublishedCase:
-    """A case whose published version differs from its base, and who approved it."""
+    """A case the commit changes, adds or deletes (`change`), and who approved it."""
 
     suite_path: str
     case_id: str
     approved_by: tuple[str, ...]
+    change: str = CHANGED
 
 
 @dataclass
 class PublishResult:
-    """The commit made (None when there was nothing to publish) and what it changed."""
+    """The commit made (None when there was nothing to publish) and what it changed.
+
+    `base` is the commit the publish compared the workspace with (the commit's parent), and
+    `followed` the branch the workspace followed then; `behind` says the branch existed
+    without the base (the publish moves it forward over the base's commits too).
+    """
 
     branch: str
     commit: str | None = None
     created_branch: bool = False
     changed: list[PublishedCase] = field(default_factory=list)
+    deleted: list[PublishedCase] = field(default_factory=list)
+    held_back: list[OpenConflict] = field(default_factory=list)
+    base: str = ""
+    followed: str = ""
+    behind: bool = False
+
+    @property
+    def compared_with(self) -> str:
+        """The commit the publish compared with, in words: "abc123def456 (the base, on main)"."""
+        where = f", on {self.followed}" if self.followed else ""
+        return f"{self.base[:12]} (the workspace's base{where})"
+
+    def lines(self) -> list[str]:
+        """What the publish did, in sentences for the page and the command: the commit (or
+        why none), what it compared with, and the cases held back (docs/sync.md)."""
+        compared = f"compared with {self.compared_with}"
+        if self.commit is None:
+            lines = [f"Nothing to publish: {compared}, nothing differs."]
+        elif self.commit == self.base:
+            lines = [
+                f"{self.branch} lacked the workspace's base: it moved forward to "
+                f"{self.base[:12]}, which holds the changes (no new commit was needed)."
+            ]
+        else:
+            count = len(self.changed)
+            deleted = f", {len(self.deleted)} deleted" if self.deleted else ""
+            lines = [
+                f"Published {count} changed case{'s' * (count != 1)}{deleted} as "
+                f"{self.commit[:12]} on {self.branch}, {compared}."
+            ]
+            if self.behind:
+                lines.append(
+                    f"{self.branch} was behind the base: it now holds the base's commits too."
+                )
+        if self.held_back:
+            named = ", ".join(f"{c.suite_path} {c.case_id}" for c in self.held_back)
+            lines.append(f"Held back, in conflict with the repository (its version kept): {named}.")
+        return lines
 
 
 def publish_workspace(
@@ -63,6 +126,7 @@ def publish_workspace(
     branch: str,
     *,
     approved_only: bool = False,
+    skip_conflicts: bool = False,
     message: str = "",
     actor: User | None = None,
     push: Callable[[PendingPublish], None] | None = None,
@@ -70,9 +134,11 @@ def publish_workspace(
     """Commit the workspace's suites and files on `branch` (made from the base if missing).
 
     With `approved_only`, a case that is not approved keeps its base content (and one made in
-    the app is left out). Raises PublishRefused when the branch name is not valid or the
-    branch moved away from the base, NotLinked, or GitError. The base, and the branch the
-    workspace follows, move to the commit.
+    the app is left out). A case in conflict is refused (ConflictsOpen), or with
+    `skip_conflicts` held back: the commit keeps the base commit's version of it. Raises
+    PublishRefused when the branch name is not valid or the branch moved away from the base,
+    NotLinked, or GitError. The base, and the branch the workspace follows, move to the commit.
+    A branch behind the base with nothing else to publish is moved forward to the base.
 
     The git work (blobs, trees, the commit) is done outside any transaction, so SQLite's
     write lock is not held while git runs; a short transaction then checks that nothing read
@@ -84,7 +150,9 @@ def publish_workspace(
     check_publish_branch(repository, branch)
     pending_publish.settle(workspace)
     for _ in range(ATTEMPTS):
-        prepared = _prepare(repository, workspace.pk, branch, approved_only, message, actor)
+        prepared = _prepare(
+            repository, workspace.pk, branch, approved_only, skip_conflicts, message, actor
+        )
         if prepared.pending is None:
             return prepared.result
         if _record(workspace, prepared):
@@ -136,6 +204,7 @@ def _prepare(
     workspace_pk: int,
     branch: str,
     approved_only: bool,
+    skip_conflicts: bool,
     message: str,
     actor: User | None,
 ) -> _Prepared:
@@ -151,23 +220,41 @@ def _prepare(
             f"{base[:12]} does not contain: someone committed there since the last sync. "
             "Sync with that branch first, or publish to another branch; nothing was changed"
         )
-    result = PublishResult(branch=branch, created_branch=tip is None)
+    result = PublishResult(
+        branch=branch,
+        created_branch=tip is None,
+        base=base,
+        followed=workspace.repository_branch,
+        behind=tip not in (None, base),
+    )
     prepared = _Prepared(result, fingerprint, base)
+    # With approved_only, a case not approved keeps the repository's version: its conflict is
+    # not in what the commit writes.
+    conflicts = open_conflicts(workspace, approved_only=approved_only)
+    if conflicts and not skip_conflicts:
+        raise ConflictsOpen(conflicts)
+    result.held_back = conflicts
     published = _Published(approved_only)
     texts = dict(exported_texts(workspace, published.documents_of))
     # What did not change since the base keeps the repository's bytes: an export spells
     # YAML its own way, and a commit should show the team's changes, not a reformatting.
     kept = set(workspace.files.filter(base_text=models.F("text")).values_list("path", flat=True))
-    changes = _changes(
-        repository, base, workspace.repository_folder, texts, kept, published.published
-    )
+    changes = _changes(repository, base, workspace.repository_folder, texts, kept, published)
     base_tree = git_repository.tree_of(repository, base)
     tree = git_repository.write_tree(repository, base_tree, changes)
     result.changed = published.changed()
-    if tree == base_tree:
+    result.deleted = published.deleted
+    if tree == base_tree and not result.behind:
         return prepared  # nothing differs from the base: no empty commit
-    commit_message = _message(message or DEFAULT_MESSAGE, result.changed, approved_only)
-    commit = git_repository.commit_tree(repository, tree, base, commit_message, _identity(actor))
+    if tree == base_tree:
+        # The branch lacks the base (it is behind it): moving it there publishes the changes
+        # the base holds, with no empty commit.
+        commit = base
+    else:
+        commit_message = _message(message or DEFAULT_MESSAGE, result, approved_only)
+        commit = git_repository.commit_tree(
+            repository, tree, base, commit_message, _identity(actor)
+        )
     result.commit = commit
     prepared.pending = PendingPublish(
         commit, branch, tip, base, workspace.repository_branch, actor.pk if actor else None
@@ -225,25 +312,28 @@ class _Published:
     def __init__(self, approved_only: bool) -> None:
         self.approved_only = approved_only
         self.bases: list[tuple[int, dict[Any, Any]]] = []  # (case pk, published document)
-        self._changed: list[tuple[int, str, str]] = []  # (case pk, suite path, case id)
+        self._changed: list[tuple[int, str, str, str]] = []  # (pk, suite path, case id, change)
         self.suites: list[int] = []
         # What each suite's file holds as published: its header and case documents.
         self.published: dict[str, tuple[Any, list[dict[Any, Any]]]] = {}
+        # The ids each suite's cases have, and had in the base, to tell a deleted case.
+        self.case_ids: dict[str, set[str]] = {}
+        self.deleted: list[PublishedCase] = []
 
     def documents_of(self, suite: Suite) -> Iterator[dict[Any, Any]] | None:
         rows = list(
             suite.cases.order_by("position").values_list(
-                "pk", "case_id", "document", "base_document", "status"
+                "pk", "case_id", "document", "base_document", "status", "theirs_document"
             )
         )
-        approved = any(status == ReviewStatus.APPROVED for *_, status in rows)
+        approved = any(status == ReviewStatus.APPROVED for *_, status, _ in rows)
         if self.approved_only and suite.base_document is None and not approved:
             return None  # a suite made in the app, with nothing approved yet
         self.suites.append(suite.pk)
         return self._chosen(suite, rows)
 
     def _chosen(
-        self, suite: Suite, rows: list[tuple[int, str, Any, Any, str]]
+        self, suite: Suite, rows: list[tuple[int, str, Any, Any, str, Any]]
     ) -> Iterator[dict[Any, Any]]:
         chosen = self.published.setdefault(suite.path, (suite.document, []))[1]
         for document in self._documents(suite, rows):
@@ -251,38 +341,55 @@ class _Published:
             yield document
 
     def _documents(
-        self, suite: Suite, rows: list[tuple[int, str, Any, Any, str]]
+        self, suite: Suite, rows: list[tuple[int, str, Any, Any, str, Any]]
     ) -> Iterator[dict[Any, Any]]:
-        for pk, case_id, document, base, status in rows:
+        ids = self.case_ids.setdefault(suite.path, set())
+        for pk, case_id, document, base, status, theirs in rows:
+            ids.update((case_id, matching_id(case_id, base)))
+            if theirs is not None:
+                # In conflict: held back (the publish was refused otherwise), or not approved
+                # in an approved-only publish. Either way the commit keeps the base commit's
+                # version, the repository's side of the conflict (none: it removed the case),
+                # and the case's base does not move, so the conflict stays open.
+                if theirs:
+                    yield theirs
+                continue
             chosen = document
             if self.approved_only and status != ReviewStatus.APPROVED:
                 chosen = base
             if chosen is None:
                 continue
             if chosen != base:
-                self._changed.append((pk, suite.path, case_id))
+                change = ADDED if base is None else CHANGED
+                self._changed.append((pk, suite.path, case_id, change))
                 self.bases.append((pk, chosen))
             yield chosen
+
+    def note_deleted(self, eval_file: FoundEvalFile, published: bool) -> None:
+        """Note the cases of the base commit's `eval_file` that the commit no longer has."""
+        ids = self.case_ids.get(eval_file.path, set()) if published else set()
+        for parts in eval_file.contents.parts:
+            if parts.case_id not in ids:
+                self.deleted.append(PublishedCase(eval_file.path, parts.case_id, (), DELETED))
 
     def changed(self) -> list[PublishedCase]:
         approvers: dict[int, list[str]] = {}
         events = ReviewEvent.objects.filter(
-            case_id__in=[pk for pk, _, _ in self._changed], action=ReviewEvent.Action.APPROVED
+            case_id__in=[pk for pk, *_ in self._changed], action=ReviewEvent.Action.APPROVED
         ).values_list("case_id", "actor__username")
         for case_pk, username in events.order_by("created_at", "pk"):
             approvers.setdefault(case_pk, []).append(username or "a removed user")
         statuses = dict(
-            Case.objects.filter(pk__in=[pk for pk, _, _ in self._changed]).values_list(
-                "pk", "status"
-            )
+            Case.objects.filter(pk__in=[pk for pk, *_ in self._changed]).values_list("pk", "status")
         )
         return [
             PublishedCase(
                 path,
                 case_id,
                 tuple(approvers.get(pk, [])[-1:]) if statuses[pk] == ReviewStatus.APPROVED else (),
+                change,
             )
-            for pk, path, case_id in self._changed
+            for pk, path, case_id, change in self._changed
         ]
 
     def move_bases(
@@ -313,7 +420,7 @@ def _changes(
     folder: str,
     texts: dict[str, str],
     kept: set[str],
-    published: dict[str, tuple[Any, list[dict[Any, Any]]]],
+    published: _Published,
 ) -> dict[str, str | None]:
     """Blob ids by repository path: every exported file that differs from the base, and None
     for each eval file of the base that the workspace no longer has. A file `kept` (unchanged
@@ -324,9 +431,13 @@ def _changes(
     changes: dict[str, str | None] = {}
     kept = set(kept)
     for eval_file in discover_tree(tree).eval_files:
+        published.note_deleted(eval_file, eval_file.path in texts)
         if eval_file.path not in texts:
             changes[prefix + eval_file.path] = None
-        elif published.get(eval_file.path) == (eval_file.contents.header, eval_file.contents.cases):
+        elif published.published.get(eval_file.path) == (
+            eval_file.contents.header,
+            eval_file.contents.cases,
+        ):
             kept.add(eval_file.path)
     for path, text in texts.items():
         if path in kept and path in existing:
@@ -348,16 +459,38 @@ def _blob_id(content: bytes, length: int) -> str:
     return algorithm(b"blob %d\0" % len(content) + content).hexdigest()
 
 
-def _message(title: str, changed: list[PublishedCase], approved_only: bool) -> str:
+def _message(title: str, result: PublishResult, approved_only: bool) -> str:
+    """The commit's message: its title, then the cases changed, added and deleted, by suite,
+    and the cases held back (docs/sync.md, "Publishing")."""
     lines = [title.strip(), ""]
     if approved_only:
         lines += ["Only approved cases; the others keep the repository's version.", ""]
-    if not changed:
-        lines.append("No case changed.")
-    for case in changed:
-        who = f"approved by {', '.join(case.approved_by)}" if case.approved_by else "not approved"
-        lines.append(f"- {case.suite_path} {case.case_id} ({who})")
-    return "\n".join(lines) + "\n"
+    cases = result.changed + result.deleted
+    if not cases:
+        lines += ["No case changed.", ""]
+    by_suite: dict[str, list[PublishedCase]] = {}
+    for case in cases:
+        by_suite.setdefault(case.suite_path, []).append(case)
+    for path, suite_cases in sorted(by_suite.items()):
+        lines.append(f"{path}:")
+        for change in (CHANGED, ADDED, DELETED):
+            for case in suite_cases:
+                if case.change == change:
+                    lines.append(f"- {change} {case.case_id}{_approval(case)}")
+        lines.append("")
+    if result.held_back:
+        lines.append("Held back, in conflict with the repository (its version is kept):")
+        lines += [f"- {c.suite_path} {c.case_id}" for c in result.held_back]
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _approval(case: PublishedCase) -> str:
+    if case.change == DELETED:
+        return ""
+    if not case.approved_by:
+        return " (not approved)"
+    return f" (approved by {', '.join(case.approved_by)})"
 
 
 def _identity(actor: User | None) -> tuple[str, str] | None:

@@ -194,6 +194,7 @@ def publish_and_push(
     branch: str,
     *,
     approved_only: bool = False,
+    skip_conflicts: bool = False,
     message: str = "",
     actor: User | None = None,
 ) -> RemotePublish:
@@ -203,7 +204,12 @@ def publish_and_push(
     remote = remote_of(workspace)
     if remote is None:
         result = publish_workspace(
-            workspace, branch, approved_only=approved_only, message=message, actor=actor
+            workspace,
+            branch,
+            approved_only=approved_only,
+            skip_conflicts=skip_conflicts,
+            message=message,
+            actor=actor,
         )
         return RemotePublish(result)
     repository = Path(workspace.repository_path)
@@ -232,6 +238,7 @@ def publish_and_push(
             workspace,
             branch,
             approved_only=approved_only,
+            skip_conflicts=skip_conflicts,
             message=message,
             actor=actor,
             push=push,

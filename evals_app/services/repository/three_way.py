@@ -208,7 +208,7 @@ class _Writer:
         # Each stored case is matched by the id its base has (the id it had in the files),
         # so that a case renamed in the app is still the same case.
         rows = [
-            (pk, case_id, _matching_id(case_id, base), document, base, theirs_before)
+            (pk, case_id, matching_id(case_id, base), document, base, theirs_before)
             for pk, case_id, document, base, theirs_before in suite.cases.select_for_update()
             .order_by("position")
             .values_list("pk", "case_id", "document", "base_document", "theirs_document")
@@ -354,7 +354,7 @@ class _Writer:
         Case.objects.bulk_create(new_rows, batch_size=1000)
 
 
-def _matching_id(case_id: str, base: dict[Any, Any] | None) -> str:
+def matching_id(case_id: str, base: dict[Any, Any] | None) -> str:
     """The id a stored case is matched by: its base's, else its own (a case made here)."""
     if base:
         for key in ID_KEYS:

@@ -13,6 +13,8 @@ from difflib import SequenceMatcher
 from typing import Any, Generic, Literal, TypeVar
 
 from ...eval_files.case_parts import split_case
+from ...eval_files.parts_2026 import TURNS_KEY
+from ...eval_files.yaml_dumper import dump_yaml
 
 Op = Literal["equal", "insert", "delete"]
 TurnKind = Literal["unchanged", "changed", "added", "removed", "moved"]
@@ -112,11 +114,26 @@ def turns_of(document: dict[Any, Any], section: str) -> list[Turn]:
     return turns
 
 
+def conversation_turns(document: dict[Any, Any]) -> list[Turn] | None:
+    """The turns of a conversation test of today's format (`turns`, docs/formats.md "Today's
+    tests"), each as its YAML (input, expected output, asserts); [] without any, None when
+    `turns` is not a list of mappings (then it is compared as one of the case's fields)."""
+    turns = document.get(TURNS_KEY, [])
+    if not isinstance(turns, list) or not all(isinstance(turn, dict) for turn in turns):
+        return None
+    return [Turn("", dump_yaml(turn).rstrip("\n"), ()) for turn in turns]
+
+
 def conversation_diff(old: dict[Any, Any], new: dict[Any, Any]) -> list[TurnChange]:
-    """Input and expected turns of two case mappings, aligned, with what happened to each."""
+    """Input and expected turns of two case mappings, then the turns of a conversation test,
+    aligned, with what happened to each."""
     changes: list[TurnChange] = []
     for section in ("input", "expected"):
         changes.extend(_section_diff(section, turns_of(old, section), turns_of(new, section)))
+    before, after = conversation_turns(old), conversation_turns(new)
+    if before is not None and after is not None:
+        # Turn by turn, side by side: one JSON text of every turn hides which turn changed.
+        changes.extend(_section_diff("turn", before, after))
     return changes
 
 
@@ -134,6 +151,9 @@ def field_changes(old: dict[Any, Any], new: dict[Any, Any]) -> list[FieldChange]
     before_others, after_others = before_parts.other_fields(), after_parts.other_fields()
     keys = [*after_others, *(key for key in before_others if key not in after_others)]
     pairs += [(str(key), before_others.get(key), after_others.get(key)) for key in keys]
+    if conversation_turns(old) is not None and conversation_turns(new) is not None:
+        # Shown turn by turn (conversation_diff).
+        pairs = [pair for pair in pairs if pair[0] != TURNS_KEY]
     for name, before_value, after_value in pairs:
         before, after = _text(before_value), _text(after_value)
         if before != after:
@@ -151,7 +171,7 @@ def change_summary(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         else:
             phrases.append(f"{_FIELD_NAMES.get(field_change.name, field_change.name)} changed")
     for change in conversation_diff(old, new):
-        kind = "turn" if change.section == "input" else "expected message"
+        kind = _TURN_NAMES[change.section]
         if change.kind == "added" and change.new_index is not None:
             phrases.append(f"{kind} {change.new_index + 1} added")
         elif change.kind == "removed" and change.old_index is not None:
@@ -171,6 +191,8 @@ def change_summary(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return phrases
 
 
+# How a history line names a turn of each section of conversation_diff.
+_TURN_NAMES = {"input": "turn", "expected": "expected message", "turn": "conversation turn"}
 # How a history line names a part; any other key is named as the file spells it.
 _FIELD_NAMES = {
     "conversation_id": "conversation id",
