@@ -63,7 +63,7 @@ def test_link_edit_and_publish_to_a_new_branch_of_a_remote(
     expect(branch).to_have_value(f"agentv-web/team-evals-{date.today().isoformat()}")
     branch.fill("agentv-web/from-the-browser")
     page.get_by_role("button", name="Publish").click()
-    expect(page.get_by_text("Published 1 changed case as")).to_contain_text("pushed it")
+    expect(page.get_by_text("Published 1 changed case as")).to_contain_text("pushed to the remote")
 
     commits = remote.git("rev-list", f"{base}..agentv-web/from-the-browser").split()
     assert len(commits) == 1

@@ -121,6 +121,6 @@ def test_publish_from_the_page_pushes_and_names_the_branch(
         follow=True,
     )
 
-    assert "and pushed it to the remote" in response.content.decode()
+    assert "It was pushed to the remote." in response.content.decode()
     assert "First, edited?" in bare.show("agentv-web/review-1", PATH)
     assert "Last pushed: <code>agentv-web/review-1</code>" in response.content.decode()
