@@ -7,6 +7,8 @@ more entry in `PROFILES` (docs/formatting.md).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ...models import Suite, Workspace
 from . import profile_2025, profile_2026
 from .base import FileReading, FormattedTexts, NewSuite, SuiteProfile, Summary
@@ -21,6 +23,7 @@ __all__ = [
     "Summary",
     "profile_for_file",
     "profile_named",
+    "new_suite_profiles",
     "profile_of",
     "suite_profiles",
 ]
@@ -28,8 +31,9 @@ __all__ = [
 # Oldest first.
 PROFILES: tuple[SuiteProfile, ...] = (profile_2025.PROFILE, profile_2026.PROFILE)
 _BY_NAME: dict[str, SuiteProfile] = {profile.name: profile for profile in PROFILES}
-# The profile of a suite made in the app (the model field's default).
-DEFAULT: SuiteProfile = profile_2025.PROFILE
+# The profile of a suite made in the app: today's (docs/user-guide.md, "Suites"). The model
+# field's default stays the 2025 profile, which a file read without another spelling gets.
+DEFAULT: SuiteProfile = PROFILES[-1]
 
 
 def profile_named(name: str) -> SuiteProfile:
@@ -49,6 +53,14 @@ def suite_profiles(workspace: Workspace) -> dict[str, SuiteProfile]:
     """The profile of each suite of `workspace`, by path (one query)."""
     stored = workspace.suites.values_list("path", "profile")
     return {path: profile_named(name) for path, name in stored}
+
+
+def new_suite_profiles(suites: Iterable[Suite]) -> list[SuiteProfile]:
+    """The profiles a new suite beside `suites` (a workspace's) may be written in: today's
+    first, then the other periods they are in, newest first."""
+    used = {suite.profile for suite in suites}
+    others = [profile for profile in reversed(PROFILES) if profile.name in used]
+    return [DEFAULT, *(profile for profile in others if profile is not DEFAULT)]
 
 
 def profile_for_file(cases_key: str | None) -> SuiteProfile:
