@@ -26,6 +26,7 @@ __all__ = [
     "new_suite_profiles",
     "profile_of",
     "suite_profiles",
+    "writes_todays_format",
 ]
 
 # Oldest first.
@@ -68,3 +69,10 @@ def profile_for_file(cases_key: str | None) -> SuiteProfile:
     without one (a YAML list, JSONL or CSV of cases) is read as today's."""
     key = cases_key or PROFILES[-1].cases_keys[0]
     return next((profile for profile in PROFILES if key in profile.cases_keys), PROFILES[0])
+
+
+def writes_todays_format(suite: Suite) -> bool:
+    """Whether `suite` is a file in today's format (upgraded, or made so): what is written into
+    it must use today's spellings (docs/formats.md, "Upgrading to today's format")."""
+    profile = profile_of(suite)
+    return profile is PROFILES[-1] and not suite.read_only and not profile.is_older(suite)
