@@ -125,6 +125,20 @@ class AssertDraft:
         """How the editor names the entry's kind."""
         return {"rubric": "Rubric line", "other": "Other assert"}.get(self.kind, self.kind)
 
+    @property
+    def negation(self) -> str:
+        """What `negate: true` makes of the check, in words ("" without it): the form does
+        not edit it, so the editor says it plainly beside the value."""
+        if not isinstance(self.extra, dict) or self.extra.get("negate") is not True:
+            return ""
+        return _NEGATIONS.get(self.kind, "This check must NOT pass")
+
+    @property
+    def kept_options(self) -> str:
+        """The entry's options the form does not edit (`negate`, `metadata`, …) as YAML; they
+        are written back as they are."""
+        return dump_yaml(self.extra).rstrip("\n") if self.extra else ""
+
     @classmethod
     def from_document(cls, item: Any) -> AssertDraft:
         """A draft of one entry of an `assert` list."""
@@ -213,6 +227,16 @@ class AssertDraft:
         before = self.original.get("required") if isinstance(self.original, dict) else None
         # `required: 0.8` (a minimum score) stays while the box stays ticked.
         return before if before not in (None, False) else True
+
+
+# `negate: true` turns a check round (AgentV's assertion options).
+_NEGATIONS = {
+    "contains": "The answer must NOT contain this text",
+    "regex": "The answer must NOT match this pattern",
+    "equals": "The answer must NOT equal this text",
+    "llm-rubric": "The judge must find the rubric NOT met",
+    "script": "The script's check must NOT pass",
+}
 
 
 @dataclass
@@ -332,6 +356,21 @@ class Parts2026Draft:
             if self.turns is not None and self.conversation
             else None,
         )
+
+    def empty_turns(self) -> Problems:
+        """A problem for each conversation turn without a user input: Save refuses them rather
+        than write a turn that sends the model nothing (docs/user-guide.md, "Conversation
+        tests")."""
+        if not self.edits_conversation:
+            return []
+        return [
+            (
+                f"cturn-{index}-input",
+                f"conversation turn {index + 1} has no user input: type one, or delete the turn",
+            )
+            for index, turn in enumerate(self.turns or ())
+            if turn.input_form == "text" and not turn.input_text.strip()
+        ]
 
     @property
     def edits_conversation(self) -> bool:

@@ -83,7 +83,7 @@ def _save(
     if base_version is None:
         return HttpResponseBadRequest(f"The editor form was not understood: bad action {action!r}")
     try:
-        document = draft.document()
+        document = draft.saved_document()
         saved = save_case(case, document, base_version, signed_in_user(request))
     except DraftValueError as error:
         invalid = EvalFileError(str(error))
