@@ -274,6 +274,15 @@ class ConversationTurnDraft:
         )
         return draft
 
+    @property
+    def kept_empty(self) -> bool:
+        """Whether the turn's input is empty as the file has it (not left empty here)."""
+        original = self.originals.get("input", _ABSENT)
+        return original is not _ABSENT and _turn_value_fields(original) == (
+            self.input_form,
+            self.input_text,
+        )
+
     def document(self, problems: Problems, prefix: str) -> dict[Any, Any]:
         """The turn mapping; values that do not parse are added to `problems`."""
         known: dict[str, Any] = {
@@ -358,9 +367,9 @@ class Parts2026Draft:
         )
 
     def empty_turns(self) -> Problems:
-        """A problem for each conversation turn without a user input: Save refuses them rather
-        than write a turn that sends the model nothing (docs/user-guide.md, "Conversation
-        tests")."""
+        """A problem for each conversation turn left without a user input: Save refuses them
+        rather than write a turn that sends the model nothing (docs/user-guide.md,
+        "Conversation tests"). A turn the file has empty, and still empty, is kept as read."""
         if not self.edits_conversation:
             return []
         return [
@@ -369,7 +378,7 @@ class Parts2026Draft:
                 f"conversation turn {index + 1} has no user input: type one, or delete the turn",
             )
             for index, turn in enumerate(self.turns or ())
-            if turn.input_form == "text" and not turn.input_text.strip()
+            if turn.input_form == "text" and not turn.input_text.strip() and not turn.kept_empty
         ]
 
     @property

@@ -189,3 +189,13 @@ def test_the_preview_of_a_new_empty_turn_still_shows(editor: Client) -> None:
     preview = editor.post(editor_url(case, "preview/"), form).content.decode()
 
     assert "The preview cannot be shown" not in preview
+
+
+def test_a_turn_the_file_has_empty_saves_as_it_was(editor: Client) -> None:
+    document = {"id": "chat", "vars": {"input": "Hi"}, "turns": [{"input": ""}, {"input": "Ok"}]}
+    case = _today_case(document)
+    form = opened(editor, case)
+
+    stored = saved(editor, case, {**form, "outcome": "Helps."})
+
+    assert stored["turns"] == [{"input": ""}, {"input": "Ok"}]
