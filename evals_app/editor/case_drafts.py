@@ -341,7 +341,8 @@ class CaseDraft:
 
     def saved_document(self) -> dict[Any, Any]:
         """`document()` as Save writes it: a conversation turn left empty is refused, naming
-        the turn, where the preview still shows it (docs/user-guide.md, "Conversation tests").
+        the turn, where the preview still shows it (docs/user-guide.md, "The editor for
+        today's tests").
 
         Raises DraftValueError.
         """

@@ -368,8 +368,8 @@ class Parts2026Draft:
 
     def empty_turns(self) -> Problems:
         """A problem for each conversation turn left without a user input: Save refuses them
-        rather than write a turn that sends the model nothing (docs/user-guide.md,
-        "Conversation tests"). A turn the file has empty, and still empty, is kept as read."""
+        rather than write a turn that sends the model nothing (docs/user-guide.md, "The editor
+        for today's tests"). A turn the file has empty, and still empty, is kept as read."""
         if not self.edits_conversation:
             return []
         return [

@@ -1,6 +1,6 @@
-"""Restoring a revision (docs/user-guide.md, "History"): asked for first, written in the suite's
-current format (a revision from before an upgrade is converted, showing what changes) or
-refused with the reason; never older spellings in an upgraded file."""
+"""Restoring a revision (docs/user-guide.md, "Reviewing as a team"): asked for first, written
+in the suite's current format (a revision from before an upgrade is converted, showing what
+changes) or refused with the reason; never older spellings in an upgraded file."""
 
 from __future__ import annotations
 

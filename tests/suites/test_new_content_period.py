@@ -1,6 +1,7 @@
-"""New content in the suite's own period (docs/user-guide.md, "Suites" and "Paste YAML"): a
-suite made in the browser is today's unless another of the workspace's periods is chosen, Add
-case writes only keys the suite's AgentV reads, and Paste YAML shows the suite's spelling."""
+"""New content in the suite's own period (docs/user-guide.md, "Workspaces and suites" and "The
+suite page"): a suite made in the browser is today's unless another of the workspace's periods
+is chosen, Add case writes only keys the suite's AgentV reads, and Paste YAML shows the suite's
+spelling."""
 
 from __future__ import annotations
 

@@ -53,8 +53,8 @@ class PasteExample:
 
 
 def paste_example(suite: Suite) -> PasteExample:
-    """A case of `suite` as Add case would write it, filled in (docs/user-guide.md, "Paste
-    YAML"): the hint and the example follow the suite's period."""
+    """A case of `suite` as Add case would write it, filled in (docs/user-guide.md, "The
+    suite page"): the hint and the example follow the suite's period."""
     parts = new_case_of(suite, "capital-of-france")
     parts.outcome = "Names Paris as the capital of France."
     parts.input_messages = [{"role": "user", "content": "What is the capital of France?"}]

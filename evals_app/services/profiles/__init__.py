@@ -32,8 +32,8 @@ __all__ = [
 # Oldest first.
 PROFILES: tuple[SuiteProfile, ...] = (profile_2025.PROFILE, profile_2026.PROFILE)
 _BY_NAME: dict[str, SuiteProfile] = {profile.name: profile for profile in PROFILES}
-# The profile of a suite made in the app: today's (docs/user-guide.md, "Suites"). The model
-# field's default stays the 2025 profile, which a file read without another spelling gets.
+# The profile of a suite made in the app: today's (docs/user-guide.md, "Workspaces and
+# suites"). The model field's default stays the 2025 profile.
 DEFAULT: SuiteProfile = PROFILES[-1]
 
 

@@ -1,5 +1,5 @@
-"""Restoring an old revision of a case (docs/user-guide.md, "History"): in the suite's current
-format, asked for first.
+"""Restoring an old revision of a case (docs/user-guide.md, "Reviewing as a team"): in the
+suite's current format, asked for first.
 
 A revision saved before its suite was upgraded holds the older spellings; restoring it as it was
 would put them back into a today's file. It is converted by the upgrade mapping instead (the

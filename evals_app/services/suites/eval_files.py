@@ -31,7 +31,7 @@ def create_suite(
     profile: SuiteProfile = DEFAULT,
 ) -> Suite:
     """A new eval file at `path` with no cases, written in `profile`'s format (today's unless
-    another period is chosen: docs/user-guide.md, "Suites").
+    another period is chosen: docs/user-guide.md, "Workspaces and suites").
 
     Raises WorkspacePathError when the path is malformed, not .yaml/.yml, or taken.
     """
