@@ -347,14 +347,16 @@ def asserts_note(suite: Suite, draft: CaseDraft) -> str:
     )
     if inherited and not skips_defaults:
         return "No asserts of its own: the suite's asserts grade it (the preview shows them)."
-    if draft.outcome.strip():
-        key = draft.spelling.outcome_key
+    key = draft.spelling.outcome_key
+    if key in _CRITERIA_KEYS and draft.outcome.strip():
         return f"No asserts: one judge grades it against its {key} (the preview shows its prompt)."
     if test.edits_conversation and any(turn.asserts for turn in test.turns or ()):
         return "No asserts for the conversation as a whole: each turn is graded by its own."
     return "No asserts: the test is not graded."
 
 
+# The keys today's AgentV builds a judge from when a test has no asserts (`outcome` it ignores).
+_CRITERIA_KEYS = ("criteria", "expected_outcome")
 _OUTCOME_LABELS = {
     "outcome": "Expected outcome",
     "expected_outcome": "Expected outcome",

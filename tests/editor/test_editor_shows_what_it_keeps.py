@@ -199,3 +199,32 @@ def test_a_turn_the_file_has_empty_saves_as_it_was(editor: Client) -> None:
     stored = saved(editor, case, {**form, "outcome": "Helps."})
 
     assert stored["turns"] == [{"input": ""}, {"input": "Ok"}]
+
+
+@pytest.mark.parametrize(
+    ("document", "header", "graded"),
+    [
+        pytest.param({"criteria": "Greets."}, {}, True, id="criteria"),
+        pytest.param({"expected_outcome": "Greets."}, {}, True, id="expected_outcome"),
+        pytest.param({"outcome": "Greets."}, {}, False, id="outcome, which AgentV ignores"),
+        pytest.param({}, {}, False, id="nothing"),
+        pytest.param({}, {"assert": ["Is polite"]}, True, id="the suite's asserts"),
+        pytest.param(
+            {"execution": {"skip_defaults": True}},
+            {"assert": ["Is polite"]},
+            False,
+            id="the suite's asserts skipped",
+        ),
+    ],
+)
+def test_the_asserts_note_and_the_preview_agree_on_whether_a_test_is_graded(
+    editor: Client, document: dict[str, Any], header: dict[str, Any], graded: bool
+) -> None:
+    case = _today_case({"id": "greets", "vars": {"input": "Hi"}, **document}, header)
+    form = opened(editor, case)
+
+    page = editor.get(editor_url(case)).content.decode()
+    preview = editor.post(editor_url(case, "preview/"), form).content.decode()
+
+    assert ("not graded" in _note(page)) is not graded
+    assert ("not graded: no assert" in preview) is not graded
