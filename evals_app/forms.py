@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -30,7 +31,8 @@ class PageForm(forms.Form):
 
 
 class SuiteForm(PageForm):
-    """A new, empty eval file."""
+    """A new, empty eval file, in one of the formats `profiles` offers (name, label; the first
+    is chosen when none is posted)."""
 
     id_prefix = "new-suite"
 
@@ -40,6 +42,18 @@ class SuiteForm(PageForm):
         strip=False,  # spaces around a path are refused by the service, with a message
         widget=forms.TextInput(attrs={"placeholder": "evals/new.yaml", "spellcheck": "false"}),
     )
+    profile = forms.ChoiceField(label="Format", required=False)
+
+    def __init__(self, *args: Any, profiles: Sequence[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["profile"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = profiles
+        field.initial = profiles[0][0]
+        self.default_profile = profiles[0][0]
+
+    def clean_profile(self) -> str:
+        return self.cleaned_data["profile"] or self.default_profile
 
 
 class FileForm(PageForm):

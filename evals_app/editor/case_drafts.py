@@ -28,6 +28,7 @@ from ..eval_files.dialects import ROLES
 from ..eval_files.json_text import encode_json, has_typed_keys
 from ..eval_files.key_order import ordered_mapping, split_mapping
 from ..eval_files.parts_2026 import join_test, split_test
+from ..eval_files.yaml_dumper import dump_yaml
 from .drafts_2026 import TEST_ACTIONS, Parts2026Draft
 from .form_fields import (
     DraftFormError,
@@ -43,6 +44,8 @@ from .form_fields import (
 )
 
 EVALUATOR_TYPES = ("llm_judge", "code")
+# The evaluators that run a script: `code` and its later 2025 spelling `code_judge`.
+CODE_EVALUATOR_TYPES = ("code", "code_judge")
 EVALUATOR_FIELDS = ("name", "type", "prompt", "model", "script", "cwd")
 CONTENT_FORMS = ("string", "list", "mapping", "absent", "raw")
 # Bounds on what one form may hold, so a hostile request cannot make the server loop for long.
@@ -228,7 +231,8 @@ class TurnDraft:
 
 @dataclass
 class EvaluatorDraft:
-    """An evaluator of the case: `llm_judge` (prompt, model) or `code` (script, cwd)."""
+    """An evaluator of the case: `llm_judge` (prompt, model) or `code`/`code_judge` (script,
+    cwd)."""
 
     type: str = "llm_judge"
     name: str = ""
@@ -240,6 +244,16 @@ class EvaluatorDraft:
     key_order: list[Any] = field(default_factory=list)
     # The mapping it was read from: written back as it was while no field is changed.
     original: Any = None
+
+    @property
+    def runs_script(self) -> bool:
+        """Whether the form shows its script and working folder (else a judge's fields)."""
+        return self.type in CODE_EVALUATOR_TYPES
+
+    @property
+    def kept_fields(self) -> str:
+        """Its fields the form does not edit, as YAML; they are written back as they are."""
+        return dump_yaml(self.extra).rstrip("\n") if self.extra else ""
 
     def document(self) -> Any:
         """The evaluator as YAML has it; empty fields are left out."""
@@ -324,6 +338,18 @@ class CaseDraft:
         if not self.target and _shown(self.original_target):
             _drop_target(document, self.spelling)  # the Target box was emptied: no target
         return document
+
+    def saved_document(self) -> dict[Any, Any]:
+        """`document()` as Save writes it: a conversation turn left empty is refused, naming
+        the turn, where the preview still shows it (docs/user-guide.md, "The editor for
+        today's tests").
+
+        Raises DraftValueError.
+        """
+        empty = self.test.empty_turns()
+        if empty:
+            raise DraftValueError(empty)
+        return self.document()
 
     @classmethod
     def from_document(cls, data: dict[Any, Any], version: int = 0) -> CaseDraft:
@@ -420,7 +446,9 @@ class DraftValueError(ValueError):
 
 def _shown_fields(evaluator_type: Any) -> tuple[str, ...]:
     """The fields the editor shows for an evaluator of this type (the template's two forms)."""
-    return ("name", "script", "cwd") if evaluator_type == "code" else ("name", "prompt", "model")
+    if evaluator_type in CODE_EVALUATOR_TYPES:
+        return ("name", "script", "cwd")
+    return ("name", "prompt", "model")
 
 
 def _same_fields(first: EvaluatorDraft, second: EvaluatorDraft) -> bool:

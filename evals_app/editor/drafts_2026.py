@@ -125,6 +125,20 @@ class AssertDraft:
         """How the editor names the entry's kind."""
         return {"rubric": "Rubric line", "other": "Other assert"}.get(self.kind, self.kind)
 
+    @property
+    def negation(self) -> str:
+        """What `negate: true` makes of the check, in words ("" without it): the form does
+        not edit it, so the editor says it plainly beside the value."""
+        if not isinstance(self.extra, dict) or self.extra.get("negate") is not True:
+            return ""
+        return _NEGATIONS.get(self.kind, "This check must NOT pass")
+
+    @property
+    def kept_options(self) -> str:
+        """The entry's options the form does not edit (`negate`, `metadata`, …) as YAML; they
+        are written back as they are."""
+        return dump_yaml(self.extra).rstrip("\n") if self.extra else ""
+
     @classmethod
     def from_document(cls, item: Any) -> AssertDraft:
         """A draft of one entry of an `assert` list."""
@@ -215,6 +229,16 @@ class AssertDraft:
         return before if before not in (None, False) else True
 
 
+# `negate: true` turns a check round (AgentV's assertion options).
+_NEGATIONS = {
+    "contains": "The answer must NOT contain this text",
+    "regex": "The answer must NOT match this pattern",
+    "equals": "The answer must NOT equal this text",
+    "llm-rubric": "The judge must find the rubric NOT met",
+    "script": "The script's check must NOT pass",
+}
+
+
 @dataclass
 class ConversationTurnDraft:
     """One turn of a conversation test: its input and expected output (text, or any other value
@@ -249,6 +273,15 @@ class ConversationTurnDraft:
             turn.get("expected_output", "")
         )
         return draft
+
+    @property
+    def kept_empty(self) -> bool:
+        """Whether the turn's input is empty as the file has it (not left empty here)."""
+        original = self.originals.get("input", _ABSENT)
+        return original is not _ABSENT and _turn_value_fields(original) == (
+            self.input_form,
+            self.input_text,
+        )
 
     def document(self, problems: Problems, prefix: str) -> dict[Any, Any]:
         """The turn mapping; values that do not parse are added to `problems`."""
@@ -332,6 +365,21 @@ class Parts2026Draft:
             if self.turns is not None and self.conversation
             else None,
         )
+
+    def empty_turns(self) -> Problems:
+        """A problem for each conversation turn left without a user input: Save refuses them
+        rather than write a turn that sends the model nothing (docs/user-guide.md, "The editor
+        for today's tests"). A turn the file has empty, and still empty, is kept as read."""
+        if not self.edits_conversation:
+            return []
+        return [
+            (
+                f"cturn-{index}-input",
+                f"conversation turn {index + 1} has no user input: type one, or delete the turn",
+            )
+            for index, turn in enumerate(self.turns or ())
+            if turn.input_form == "text" and not turn.input_text.strip() and not turn.kept_empty
+        ]
 
     @property
     def edits_conversation(self) -> bool:

@@ -174,6 +174,7 @@ def editor_context(
         "spelling_note": f"Formatted by {profile.label}",
         **_other_fields(draft),
         **today_test_context(draft.test),
+        "asserts_note": asserts_note(suite, draft),
         # Whether the form offers variables, asserts and turns (a case runs once per value).
         "expands_tests": profile.expands_tests,
         "roles": ROLES,
@@ -243,6 +244,8 @@ def preview_context(
         "mode": mode,
         "preview": None,
         "preview_2026": None,
+        # Refreshed beside the Asserts card as the criteria are typed (out of band).
+        "asserts_note": asserts_note(suite, draft) if draft.test.asserts is not None else None,
         # How many tests each list variable makes, refreshed beside the variable as it is typed.
         "variable_expansions": [
             (f"var-{index}", variable.expansions)
@@ -328,6 +331,32 @@ def _preview_2026(
     return {"preview_2026": previews, "turn_warnings": turn_warnings}
 
 
+def asserts_note(suite: Suite, draft: CaseDraft) -> str:
+    """What the Asserts card says of a test without asserts of its own: what grades it, by the
+    rule the preview's formatting follows (docs/formatting.md, "The AgentV 2026 profile"); ""
+    while it has some."""
+    test = draft.test
+    if test.asserts:
+        return ""
+    execution = draft.skeleton.get("execution")
+    skips_defaults = isinstance(execution, dict) and execution.get("skip_defaults") is True
+    header = suite.document
+    default_test = header.get("default_test")
+    inherited = header.get("assert") or (
+        isinstance(default_test, dict) and default_test.get("assert")
+    )
+    if inherited and not skips_defaults:
+        return "No asserts of its own: the suite's asserts grade it (the preview shows them)."
+    key = draft.spelling.outcome_key
+    if key in _CRITERIA_KEYS and draft.outcome.strip():
+        return f"No asserts: one judge grades it against its {key} (the preview shows its prompt)."
+    if test.edits_conversation and any(turn.asserts for turn in test.turns or ()):
+        return "No asserts for the conversation as a whole: each turn is graded by its own."
+    return "No asserts: the test is not graded."
+
+
+# The keys today's AgentV builds a judge from when a test has no asserts (`outcome` it ignores).
+_CRITERIA_KEYS = ("criteria", "expected_outcome")
 _OUTCOME_LABELS = {
     "outcome": "Expected outcome",
     "expected_outcome": "Expected outcome",

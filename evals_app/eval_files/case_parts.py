@@ -286,8 +286,12 @@ def new_case_parts(
     case_id: str, like: CaseParts | None, cases_key: str | None, *, prompts: bool = False
 ) -> CaseParts:
     """An empty case spelled like `like` (a case of the same file), else as new cases of a file
-    with this list of cases are spelled (`new_case_spelling`): one empty user turn."""
-    spelling = like.spelling if like is not None else new_case_spelling(cases_key, prompts=prompts)
+    with this list of cases are spelled (`new_case_spelling`): one empty user turn. A part
+    `like` lacks goes where the file's new cases put it, so a `tests` file never gets an
+    `outcome` key from a first test without criteria."""
+    spelling = new_case_spelling(cases_key, prompts=prompts)
+    if like is not None:
+        spelling = spell_absent_parts(like.spelling, spelling)
     spelling = replace(spelling, present=frozenset({"outcome", "input"}))
     return CaseParts(
         case_id=case_id,

@@ -30,7 +30,7 @@ from ..models import Case, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..request_numbers import parse_number
 from ..services.cases.editing import CaseConflict, differences, paste_case, save_case
-from ..services.cases.pasting import pasted_replacement
+from ..services.cases.pasting import paste_example, pasted_replacement
 from ..services.profiles import profile_of
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from .htmx_request import HtmxHttpRequest
@@ -83,7 +83,7 @@ def _save(
     if base_version is None:
         return HttpResponseBadRequest(f"The editor form was not understood: bad action {action!r}")
     try:
-        document = draft.document()
+        document = draft.saved_document()
         saved = save_case(case, document, base_version, signed_in_user(request))
     except DraftValueError as error:
         invalid = EvalFileError(str(error))
@@ -240,7 +240,12 @@ def case_paste(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRespon
     seen what would change and confirmed (`replace`: the version of the case they saw)."""
     access = workspace_access(request.user, slug, Capability.EDIT)
     suite = get_object_or_404(Suite, workspace=access.workspace, pk=suite_pk)
-    context: dict[str, Any] = {"workspace": access.workspace, "suite": suite, "source": ""}
+    context: dict[str, Any] = {
+        "workspace": access.workspace,
+        "suite": suite,
+        "source": "",
+        "example": paste_example(suite),
+    }
     if request.method == "POST":
         source = request.POST.get("yaml", "")
         context["source"] = source

@@ -7,13 +7,13 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from ..eval_files.errors import EvalFileError
 from ..models import Case, Revision
 from ..permissions import Capability, WorkspaceAccess, signed_in_user
 from ..request_numbers import parse_number
-from ..services.cases.editing import CaseConflict, save_case
+from ..services.cases.editing import CaseConflict
 from ..services.profiles import profile_of
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from ..services.review.case_diff import (
@@ -22,7 +22,9 @@ from ..services.review.case_diff import (
     field_changes,
     fold_unchanged,
 )
+from ..services.review.document_diffs import document_diff
 from ..services.review.formatting_diffs import formatting_diffs
+from ..services.review.restoring import RestoreRefused, plan_restore, restore_revision
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
 
@@ -87,26 +89,54 @@ def case_compare(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: in
     return render(request, "evals/case_compare.html", context)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def case_restore(
     request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int, number: int
 ) -> HttpResponse:
-    """Make an old revision the current state (recorded as a new revision)."""
+    """Restore an old revision as a new one: the page shows what restoring writes (converted to
+    the suite's format, or refused with the reason) and asks first; the POST that confirms it
+    names the case version the user saw (`version`)."""
     access, case = case_or_404(request, slug, suite_pk, case_pk, Capability.EDIT)
     revision = get_object_or_404(Revision, case=case, number=number)
-    try:
-        save_case(
-            case,
-            revision.snapshot,
-            case.version,
-            signed_in_user(request),
-            summary=f"restored revision {number}",
-        )
-    except (EvalFileError, CaseConflict) as error:
-        messages.error(request, f"Revision {number} was not restored: {error}")
-    else:
-        messages.success(request, f"Restored revision {number} of {case.case_id}.")
-    return redirect("case_editor", access.workspace.slug, case.suite.pk, case.pk)
+    seen = parse_number(request.POST.get("version")) if request.method == "POST" else None
+    if seen is not None:
+        try:
+            restore_revision(case, revision, seen, signed_in_user(request))
+        except CaseConflict:
+            case.refresh_from_db()
+            return _restore_page(request, access, case, revision, changed_since=True)
+        except (RestoreRefused, EvalFileError) as error:
+            messages.error(request, f"Revision {number} was not restored: {error}")
+        else:
+            messages.success(request, f"Restored revision {number} of {case.case_id}.")
+        return redirect("case_editor", access.workspace.slug, case.suite.pk, case.pk)
+    return _restore_page(request, access, case, revision)
+
+
+def _restore_page(
+    request: HtmxHttpRequest,
+    access: WorkspaceAccess,
+    case: Case,
+    revision: Revision,
+    *,
+    changed_since: bool = False,
+) -> HttpResponse:
+    plan = plan_restore(case, revision)
+    formatter = WorkspaceFormatter(access.workspace)
+    context = {
+        "workspace": access.workspace,
+        "suite": case.suite,
+        "case": case,
+        "plan": plan,
+        "changed_since": changed_since,
+        "diff": (
+            document_diff(formatter, case.suite, case.document, plan.document)
+            if plan.document is not None
+            else None
+        ),
+    }
+    status = 422 if plan.refusal else 200
+    return render(request, "evals/case_restore.html", context, status=status)
 
 
 def _revision_pair(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib import messages
@@ -12,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ..eval_files.dialects import CONFIG_PATH
 from ..forms import CheckoutFolderForm, FileForm, MemberForm, PatternsForm, SuiteForm, UploadForm
-from ..models import Membership
+from ..models import Membership, Suite
 from ..permissions import (
     Capability,
     WorkspaceAccess,
@@ -20,6 +21,7 @@ from ..permissions import (
     visible_workspaces,
     workspace_access,
 )
+from ..services.profiles import new_suite_profiles, profile_named
 from ..services.profiles.workspace_formatter import workspace_configs
 from ..services.repository.conflicts import open_conflicts
 from ..services.repository.remotes import remote_panel
@@ -63,10 +65,12 @@ def suite_create(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Add an empty eval file to the workspace, then show it."""
     access = workspace_access(request.user, slug, Capability.EDIT)
     workspace = access.workspace
-    form = SuiteForm(request.POST)
+    form = suite_form(workspace.suites.only("profile"), request.POST)
     if form.is_valid():
+        profile = profile_named(form.cleaned_data["profile"])
         try:
-            suite = create_suite(workspace, form.cleaned_data["path"], signed_in_user(request))
+            path = form.cleaned_data["path"]
+            suite = create_suite(workspace, path, signed_in_user(request), profile)
         except WorkspacePathError as error:
             form.add_error("path", error.message)
         else:
@@ -127,6 +131,12 @@ def workspace_checkout_folder(request: HtmxHttpRequest, slug: str) -> HttpRespon
     return render(request, WORKSPACE_PAGE, context, status=422)
 
 
+def suite_form(suites: Iterable[Suite], data: Any = None) -> SuiteForm:
+    """The form of a new suite beside `suites`, offering today's format and their periods."""
+    profiles = [(profile.name, profile.label) for profile in new_suite_profiles(suites)]
+    return SuiteForm(data, profiles=profiles)
+
+
 def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
     """What the workspace page shows; `forms` replaces blank forms with submitted ones."""
     workspace = access.workspace
@@ -147,7 +157,7 @@ def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
         "files": files,
         "guideline_count": sum(file.is_guideline for file in files),
         "max_file_bytes": max_file_bytes(),
-        "suite_form": SuiteForm(),
+        "suite_form": suite_form(suites),
         "file_form": FileForm(),
         "upload_form": UploadForm(),
         "configs": config_rows(configs, [suite.path for suite in suites]),

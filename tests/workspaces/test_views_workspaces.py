@@ -109,7 +109,7 @@ def test_adding_a_suite_creates_an_empty_eval_file_and_shows_it(
     assert response.status_code == 302
     assert response["Location"] == f"/w/team-evals/suites/{suite.pk}/"
     text = eval_file_text(suite.file_format, suite.document, suite.cases_key, [])
-    assert text == "$schema: agentv-eval-v2\nevalcases: []\n"
+    assert text == "prompts:\n- '{{ input }}'\ntests: []\n"
 
 
 @pytest.mark.parametrize(

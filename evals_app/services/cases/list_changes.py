@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 
-from ...eval_files.case_parts import join_case, new_case_parts, split_case
+from ...eval_files.case_parts import CaseParts, join_case, new_case_parts, split_case
 from ...eval_files.errors import EvalFileError
 from ...eval_files.reading import case_id_problem
 from ...models import ActivityRecord, Case, ReviewStatus, Suite
@@ -34,12 +34,7 @@ def create_case(suite: Suite, case_id: str, author: User | None = None) -> Case:
         _lock(suite.pk)
         _check_id(suite, case_id)
         last = suite.cases.aggregate(last=Max("position"))["last"]
-        first = suite.cases.order_by("position").values_list("document", flat=True).first()
-        like = split_case(first) if first is not None else None
-        prompts = "prompts" in suite.document
-        document = join_case(
-            new_case_parts(case_id, like, suite.cases_key or None, prompts=prompts)
-        )
+        document = join_case(new_case_of(suite, case_id))
         case = Case.objects.create(
             suite=suite,
             position=0 if last is None else last + 1,
@@ -48,6 +43,18 @@ def create_case(suite: Suite, case_id: str, author: User | None = None) -> Case:
         )
         record_revision(case, author, "created", document)
     return case
+
+
+def new_case_of(suite: Suite, case_id: str) -> CaseParts:
+    """An empty case `case_id` of `suite`, spelled like its first case, else as new cases of
+    its file's period are (`new_case_parts`)."""
+    first = suite.cases.order_by("position").values_list("document", flat=True).first()
+    try:
+        like = split_case(first) if first is not None else None
+    except EvalFileError:  # a first case edited into one no AgentV reads: the period decides
+        like = None
+    prompts = "prompts" in suite.document
+    return new_case_parts(case_id, like, suite.cases_key or None, prompts=prompts)
 
 
 def duplicate_case(case: Case, author: User | None = None) -> Case:

@@ -7,6 +7,8 @@ more entry in `PROFILES` (docs/formatting.md).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ...models import Suite, Workspace
 from . import profile_2025, profile_2026
 from .base import FileReading, FormattedTexts, NewSuite, SuiteProfile, Summary
@@ -19,17 +21,20 @@ __all__ = [
     "NewSuite",
     "SuiteProfile",
     "Summary",
+    "new_suite_profiles",
     "profile_for_file",
     "profile_named",
     "profile_of",
     "suite_profiles",
+    "writes_todays_format",
 ]
 
 # Oldest first.
 PROFILES: tuple[SuiteProfile, ...] = (profile_2025.PROFILE, profile_2026.PROFILE)
 _BY_NAME: dict[str, SuiteProfile] = {profile.name: profile for profile in PROFILES}
-# The profile of a suite made in the app (the model field's default).
-DEFAULT: SuiteProfile = profile_2025.PROFILE
+# The profile of a suite made in the app: today's (docs/user-guide.md, "Workspaces and
+# suites"). The model field's default stays the 2025 profile.
+DEFAULT: SuiteProfile = PROFILES[-1]
 
 
 def profile_named(name: str) -> SuiteProfile:
@@ -51,8 +56,23 @@ def suite_profiles(workspace: Workspace) -> dict[str, SuiteProfile]:
     return {path: profile_named(name) for path, name in stored}
 
 
+def new_suite_profiles(suites: Iterable[Suite]) -> list[SuiteProfile]:
+    """The profiles a new suite beside `suites` (a workspace's) may be written in: today's
+    first, then the other periods they are in, newest first."""
+    used = {suite.profile for suite in suites}
+    others = [profile for profile in reversed(PROFILES) if profile.name in used]
+    return [DEFAULT, *(profile for profile in others if profile is not DEFAULT)]
+
+
 def profile_for_file(cases_key: str | None) -> SuiteProfile:
     """The profile a file gets when first read, by the spelling of its list of cases: a file
     without one (a YAML list, JSONL or CSV of cases) is read as today's."""
     key = cases_key or PROFILES[-1].cases_keys[0]
     return next((profile for profile in PROFILES if key in profile.cases_keys), PROFILES[0])
+
+
+def writes_todays_format(suite: Suite) -> bool:
+    """Whether `suite` is a file in today's format (upgraded, or made so): what is written into
+    it must use today's spellings (docs/formats.md, "Upgrading to today's format")."""
+    profile = profile_of(suite)
+    return profile is PROFILES[-1] and not suite.read_only and not profile.is_older(suite)

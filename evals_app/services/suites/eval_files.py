@@ -18,19 +18,25 @@ from ...request_numbers import MAX_DATABASE_INTEGER, parse_number
 from ..cases.summaries import StoredFormatting, refresh_summaries, stored_formatting
 from ..cases.tags import tags_of
 from ..cases.work_list import CaseListing, listed_cases, ordered_cases
-from ..profiles import DEFAULT
+from ..profiles import DEFAULT, SuiteProfile
 from ..profiles.workspace_formatter import WorkspaceFormatter
 from ..workspaces.activity import record_activity
 from ..workspaces.paths import check_path_free, clean_eval_path
 
 
-def create_suite(workspace: Workspace, path: str, actor: User | None = None) -> Suite:
-    """A new eval file at `path` with no cases (`$schema` and `evalcases: []` on export).
+def create_suite(
+    workspace: Workspace,
+    path: str,
+    actor: User | None = None,
+    profile: SuiteProfile = DEFAULT,
+) -> Suite:
+    """A new eval file at `path` with no cases, written in `profile`'s format (today's unless
+    another period is chosen: docs/user-guide.md, "Workspaces and suites").
 
     Raises WorkspacePathError when the path is malformed, not .yaml/.yml, or taken.
     """
     path = clean_eval_path(path)
-    new = DEFAULT.new_suite()
+    new = profile.new_suite()
     with transaction.atomic():
         check_path_free(workspace, path)
         suite = Suite.objects.create(
@@ -38,7 +44,7 @@ def create_suite(workspace: Workspace, path: str, actor: User | None = None) -> 
             path=path,
             document=new.document,
             cases_key=new.cases_key,
-            profile=DEFAULT.name,
+            profile=profile.name,
         )
         record_activity(workspace, actor, ActivityRecord.Action.SUITE_CREATED, path, suite=suite)
     return suite
