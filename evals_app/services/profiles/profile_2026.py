@@ -13,7 +13,7 @@ from ...formatting.profile_2025.formatter import Mode
 from ...formatting.profile_2026 import FormattedTest, format_tests_2026
 from ...formatting.toon import encode_turns
 from ...formatting.workspace_files import FileSource
-from .base import FileReading, FormattedTexts, NewSuite, Summary
+from .base import FileReading, FormattedTexts, NewSuite, Summary, suite_files
 
 if TYPE_CHECKING:
     from ...eval_files.discovery import FoundEvalFile
@@ -130,7 +130,7 @@ def summary_of_tests(input_turns: int, tests: Sequence[FormattedTest]) -> Summar
 def expanded_test_row(suite: Suite, test: FormattedTest, *, toon: bool = False) -> dict[str, Any]:
     """The row of one expanded test (docs/formatting.md)."""
     row: dict[str, Any] = {
-        "file": suite.path,
+        **suite_files(suite),
         "id": test.id,
         "mode": test.mode,
         "question": test.question,
