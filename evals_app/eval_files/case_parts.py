@@ -171,6 +171,13 @@ def _split_case(document: dict[Any, Any]) -> CaseParts:
     skeleton = copy.copy(document)
     id_key = next((key for key in ID_KEYS if key in document), "id")
     case_id = document.get(id_key)
+    if isinstance(case_id, (int, float)) and not isinstance(case_id, bool):
+        # YAML reads `id: 7` as a number, which no AgentV takes as an id: name the value so
+        # the user can quote it.
+        raise EvalFileError(
+            f"a case id must be text, not the number {case_id!r} (write it quoted: '{case_id}')",
+            field=id_key,
+        )
     if not isinstance(case_id, str) or not case_id.strip():
         shown = "is required" if case_id is None else "must be non-empty text"
         raise EvalFileError(f"a case id {shown}", field=id_key)

@@ -43,6 +43,9 @@ EVALUATOR_PATHS: tuple[tuple[str, ...], ...] = (("execution", "evaluators"), ("e
 # File names a user means as eval files, even when they do not parse.
 EVAL_FILE_SUFFIXES = (".eval.yaml", ".eval.yml")
 EVAL_FILE_NAMES = ("EVAL.yaml", "EVAL.yml")
+# AgentV's experiment files: which suites and tests to run, never cases.
+EXPERIMENT_FILE_SUFFIXES = (".exp.yaml", ".exp.yml")
+EXPERIMENT_FILE = "AgentV experiment file"
 # Folders whose YAML files are never eval files.
 IGNORED_FOLDERS = frozenset({".git", "node_modules", ".agentv"})
 CONFIG_PATH = ".agentv/config.yaml"
@@ -64,6 +67,20 @@ def is_eval_document(data: Any) -> bool:
     schema = data.get("$schema")
     return cases_key_of(data) is not None or (
         isinstance(schema, str) and schema.startswith(EVAL_SCHEMA_PREFIX)
+    )
+
+
+def is_experiment_document(path: str, data: Any) -> bool:
+    """Whether a YAML file is an AgentV experiment file, which selects suites and tests to run
+    rather than holding cases: named `*.exp.yaml`, or a mapping with `eval_suites` or with an
+    `eval_cases` that is a filter of test ids (text), not a list (docs/formats.md)."""
+    if posixpath.basename(path).endswith(EXPERIMENT_FILE_SUFFIXES):
+        return True
+    if not isinstance(data, dict):
+        return False
+    return "eval_suites" in data or (
+        isinstance(data.get("eval_cases"), str)
+        and not any(isinstance(data.get(key), list) for key in CASES_KEYS)
     )
 
 

@@ -14,7 +14,9 @@ from pathlib import Path
 from .dialects import (
     EVAL_FILE_NAMES,
     EVAL_FILE_SUFFIXES,
+    EXPERIMENT_FILE,
     is_eval_document,
+    is_experiment_document,
     reference_path,
     referenced_file,
 )
@@ -120,7 +122,17 @@ def _read_candidate(tree: FileTree, relative: str, found: Discovery, *, forced: 
         if meant:
             found.errors.append(error.located(relative))
         else:
-            found.skipped.append((relative, error.message))
+            found.skipped.append((relative, _skip_reason(error, relative)))
+        return
+    if is_experiment_document(relative, data):
+        # An experiment file names suites and test ids to run; it is never a refusal of the
+        # import, only of an import of that file alone.
+        if forced:
+            found.errors.append(
+                EvalFileError(f"an {EXPERIMENT_FILE}, not an eval file", file=relative)
+            )
+        else:
+            found.skipped.append((relative, EXPERIMENT_FILE))
         return
     if not is_eval_document(data):
         if forced:
@@ -141,6 +153,14 @@ def _read_candidate(tree: FileTree, relative: str, found: Discovery, *, forced: 
         found.errors.append(error.located(relative))
         return
     found.eval_files.append(FoundEvalFile(relative, contents))
+
+
+def _skip_reason(error: EvalFileError, path: str) -> str:
+    """Why a YAML file is skipped; where it does not parse, at `file:line:column` so that an
+    editor can open it there."""
+    if error.line is None or error.column is None:
+        return error.message
+    return f"{error.message} ({path}:{error.line}:{error.column})"
 
 
 def _follow_references(tree: FileTree, found: Discovery) -> None:

@@ -169,6 +169,20 @@ def _contents(
             if error.case_id is not None:
                 error.field = field_name_in_case(error.field)
             raise error from None
+        if len(case_parts.case_id) > MAX_ID_LENGTH:
+            # The database keeps ids of up to MAX_ID_LENGTH characters: refused here, named,
+            # rather than failing the import's INSERT.
+            line = None
+            if source is not None and file_format in ("yaml", "yaml-list"):
+                located = (*prefix, _position(header, cases_key, index), case_parts.spelling.id_key)
+                line = _lines(source).line_of(located)
+            raise EvalFileError(
+                f"a case id can be at most {MAX_ID_LENGTH} characters long "
+                f"(this one has {len(case_parts.case_id)})",
+                line=line,
+                case_id=_shortened(case_parts.case_id),
+                field=case_parts.spelling.id_key,
+            )
         if case_parts.case_id in seen:
             line = None
             if source is not None and file_format in ("yaml", "yaml-list"):
@@ -211,6 +225,15 @@ def case_notes(parts: CaseParts) -> list[EvalFileError]:
             note("the case has no conversation (`input`)", "input")
     elif not parts.input_messages:
         note("the conversation is empty", _dotted(parts.spelling.input_path))
+    elif (
+        parts.spelling.input_path == ("input_messages",) and parts.spelling.input_form != "messages"
+    ):
+        # AgentV reads `input_messages` only as a list; any other shape skips the case.
+        shape = "text" if parts.spelling.input_form == "string" else "a mapping"
+        note(
+            f"`input_messages` is {shape}, not a list of messages: AgentV skips this case",
+            "input_messages",
+        )
     for section, messages, path in (
         ("input", parts.input_messages, parts.spelling.input_path),
         ("expected", parts.expected_messages, parts.spelling.expected_path),
@@ -240,6 +263,11 @@ def _position(header: dict[Any, Any], cases_key: str | None, case_index: int) ->
             if seen == case_index:
                 return position
     return case_index
+
+
+def _shortened(case_id: str) -> str:
+    """A long id as an error names it: its start, enough to find it."""
+    return case_id if len(case_id) <= 60 else case_id[:60] + "…"
 
 
 def _dotted(path: tuple[str, ...]) -> str:
