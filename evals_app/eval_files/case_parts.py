@@ -24,6 +24,7 @@ from .dialects import (
     ROLES,
 )
 from .errors import EvalFileError
+from .merge_keys import merged
 
 # How a list of messages was written: a list, one message mapping, a plain string (one message
 # of the slot's default role), or a mapping without `role` (the content of one such message).
@@ -156,8 +157,10 @@ class CaseParts:
 
 
 def split_case(document: dict[Any, Any]) -> CaseParts:
-    """The parts of a case mapping (a case of any period). Raises EvalFileError for what no
-    AgentV would read: no text id, a message that is not a mapping or has an unknown role."""
+    """The parts of a case mapping (a case of any period), its merge keys merged as AgentV
+    reads them (merge_keys.py). Raises EvalFileError for what no AgentV would read: no text
+    id, a message that is not a mapping or has an unknown role."""
+    document = merged(document)
     try:
         return _split_case(document)
     except EvalFileError as error:
@@ -450,6 +453,7 @@ OTHER_GRADING_KEYS = ("rubrics", "assert", "assertions")
 
 def file_evaluators(header: dict[Any, Any]) -> tuple[Any, ...]:
     """The evaluators a file gives every case that names none of its own."""
+    header = merged(header)
     for path in EVALUATOR_PATHS:
         container: Any = header
         for key in path:

@@ -11,6 +11,7 @@ from django.db.models import Max
 
 from ...eval_files.case_parts import CaseParts, split_case
 from ...eval_files.errors import EvalFileError, field_path
+from ...eval_files.merge_keys import respelled
 from ...eval_files.reading import read_case
 from ...eval_files.yaml_dumper import dump_yaml
 from ...eval_files.yaml_loader import load_yaml
@@ -136,6 +137,9 @@ def _replace_content(
     case: Case, document: dict[Any, Any], parts: CaseParts, author: User | None, summary: str
 ) -> Case:
     stored = case.document
+    # The editor works on the case as AgentV reads it, merge keys merged; the stored document
+    # keeps the file's merge keys wherever the edit left their values alone.
+    document = respelled(document, stored)
     if stored == document:
         return case
     ensure_base_revision(case, stored)

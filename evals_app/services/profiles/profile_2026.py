@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...eval_files.case_parts import CaseParts
 from ...eval_files.dialects import PROFILE_LABELS, Profile
+from ...eval_files.merge_keys import merged
 from ...eval_files.upgrade import is_older_file
 from ...formatting.profile_2025.formatter import Mode
 from ...formatting.profile_2026 import FormattedTest, format_tests_2026
@@ -101,7 +102,9 @@ class Profile2026:
         recording = _RecordingFiles(files)
         reading = FileReading()
         for document, parts in zip(contents.cases, contents.parts, strict=True):
-            tests = format_tests_2026(document, header, eval_path=eval_file.path, files=recording)
+            tests = format_tests_2026(
+                merged(document), merged(header), eval_path=eval_file.path, files=recording
+            )
             warnings = dict.fromkeys(warning.message for test in tests for warning in test.warnings)
             reading.warnings.extend(f"{eval_file.path}: {message}" for message in warnings)
             reading.summaries.append(summary_of_tests(len(parts.input_messages), tests))
