@@ -28,6 +28,8 @@ CONFIG_SCHEMA = "agentv-config-v2"
 
 # The list of cases, oldest spelling first.
 CASES_KEYS: tuple[str, ...] = ("evalcases", "eval_cases", "cases", "tests")
+# Today's AgentV builds tests from `scenarios:` too (a config row × a test row each).
+SCENARIOS_KEY = "scenarios"
 # Where a case keeps its id, its conversation, its expected answer and what the judge grades
 # against; the first alias of each is the spelling a new case of a 2025 file gets.
 ID_KEYS: tuple[str, ...] = ("id", "test_id")
@@ -61,12 +63,15 @@ def cases_key_of(data: Any) -> str | None:
 
 def is_eval_document(data: Any) -> bool:
     """Whether a YAML document is an eval file: a mapping with a list of cases (any period's
-    name for it), or a `$schema` starting with `agentv-eval` (docs/formats.md)."""
+    name for it) or of `scenarios`, or a `$schema` starting with `agentv-eval`
+    (docs/formats.md)."""
     if not isinstance(data, dict):
         return False
     schema = data.get("$schema")
-    return cases_key_of(data) is not None or (
-        isinstance(schema, str) and schema.startswith(EVAL_SCHEMA_PREFIX)
+    return (
+        cases_key_of(data) is not None
+        or isinstance(data.get(SCENARIOS_KEY), list)
+        or (isinstance(schema, str) and schema.startswith(EVAL_SCHEMA_PREFIX))
     )
 
 

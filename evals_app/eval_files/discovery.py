@@ -171,6 +171,10 @@ def _follow_references(tree: FileTree, found: Discovery) -> None:
         for reference in eval_file.contents.references:
             target = reference_path(reference)
             path = referenced_file(eval_file.path, reference)
+            case_files = _case_files(tree, path, target)
+            if case_files:
+                _read_case_folder(tree, case_files, eval_file.path, found, known)
+                continue
             note = _reference_problem(tree, path, target)
             if note is not None:
                 found.notes.append(EvalFileError(f"{reference}: {note}", file=eval_file.path))
@@ -188,6 +192,54 @@ def _follow_references(tree: FileTree, found: Discovery) -> None:
             known.add(path)
             found.eval_files.append(FoundEvalFile(path, contents, referenced_by=eval_file.path))
             found.skipped = [(skipped, why) for skipped, why in found.skipped if skipped != path]
+
+
+# A folder of cases holds one folder per case, each with its case in one of these.
+CASE_FILE_NAMES = ("case.yaml", "case.yml")
+
+
+def _case_files(tree: FileTree, path: str, target: str) -> list[tuple[str, str]]:
+    """The case files of the folder of cases at `path` (`tests: ./cases/`), as (folder name,
+    file path) sorted by folder name, as AgentV reads them; none when `path` is no such
+    folder (a file, a glob, outside the workspace)."""
+    if any(char in target for char in "*?{") or path.startswith("../") or path == "..":
+        return []
+    if tree.is_file(path):
+        return []
+    prefix = "" if path == "." else path + "/"
+    found: dict[str, str] = {}
+    for candidate in tree.yaml_paths():
+        if not candidate.startswith(prefix):
+            continue
+        parts = candidate[len(prefix) :].split("/")
+        if len(parts) != 2 or parts[1] not in CASE_FILE_NAMES:
+            continue
+        # `case.yaml` is read before `case.yml`, as AgentV looks for them.
+        if parts[0] not in found or parts[1] == CASE_FILE_NAMES[0]:
+            found[parts[0]] = candidate
+    return sorted(found.items())
+
+
+def _read_case_folder(
+    tree: FileTree,
+    case_files: list[tuple[str, str]],
+    referrer: str,
+    found: Discovery,
+    known: set[str],
+) -> None:
+    """Read each case of a folder of cases as a read-only suite of its own, its id its folder's
+    name unless it names one (docs/formats.md, "Cases in other files")."""
+    for name, path in case_files:
+        if path in known:
+            continue
+        try:
+            contents = read_eval_file(tree.read(path), file_format="yaml-case", default_id=name)
+        except EvalFileError as error:
+            found.errors.append(error.located(path))
+            continue
+        known.add(path)
+        found.eval_files.append(FoundEvalFile(path, contents, referenced_by=referrer))
+        found.skipped = [(skipped, why) for skipped, why in found.skipped if skipped != path]
 
 
 def _reference_problem(tree: FileTree, path: str, target: str) -> str | None:

@@ -116,3 +116,65 @@ def test_a_config_is_read_by_its_path_with_or_without_schema(
     config = read_config(".agentv/config.yaml", text)
 
     assert (config.patterns, config.problem) == (patterns, problem)
+
+
+FOLDER_SUITE = "prompts:\n  - '{{ input }}'\ntests: ./cases/\n"
+
+
+@pytest.mark.parametrize("reference", ["./cases/", "./cases", "file://cases/", "cases"])
+def test_tests_naming_a_folder_read_one_case_per_folder_as_agentv_does(
+    tmp_path: Path, reference: str
+) -> None:
+    found = discovered(
+        tmp_path,
+        {
+            "evals/folder.yaml": FOLDER_SUITE.replace("./cases/", reference),
+            "evals/cases/b-second/case.yaml": "vars: {input: Second?}\n",
+            "evals/cases/a-first/case.yml": "id: named\nvars: {input: First?}\n",
+            "evals/cases/a-first/case.yaml": "vars: {input: Preferred}\n",
+            "evals/cases/c-empty/notes.yaml": "not: a case\n",
+            "evals/cases/d/deeper/case.yaml": "vars: {input: Too deep}\n",
+        },
+    )
+
+    cases = [
+        (eval_file.path, eval_file.referenced_by, eval_file.contents.cases)
+        for eval_file in found.eval_files
+        if eval_file.contents.format == "yaml-case"
+    ]
+    assert found.errors == [] and found.notes == []
+    assert cases == [
+        (
+            "evals/cases/a-first/case.yaml",
+            "evals/folder.yaml",
+            [{"id": "a-first", "vars": {"input": "Preferred"}}],
+        ),
+        (
+            "evals/cases/b-second/case.yaml",
+            "evals/folder.yaml",
+            [{"id": "b-second", "vars": {"input": "Second?"}}],
+        ),
+    ]
+    assert "evals/cases/b-second/case.yaml" not in dict(found.skipped)
+
+
+def test_a_case_of_a_folder_that_is_not_a_mapping_is_refused_naming_its_file(
+    tmp_path: Path,
+) -> None:
+    found = discovered(
+        tmp_path, {"evals/folder.yaml": FOLDER_SUITE, "evals/cases/one/case.yaml": "- a\n- b\n"}
+    )
+
+    assert [str(error) for error in found.errors] == [
+        "evals/cases/one/case.yaml: a case file must hold one case (a YAML mapping), not a list"
+    ]
+
+
+def test_a_scenarios_file_is_an_eval_file(tmp_path: Path) -> None:
+    scenarios = "prompts: [x]\nscenarios:\n  - config: [{}]\n    tests: [{id: t}]\n"
+
+    found = discovered(tmp_path, {"evals/scenarios.yaml": scenarios})
+
+    read = {eval_file.path: eval_file.contents for eval_file in found.eval_files}
+    assert read["evals/scenarios.yaml"].format == "scenarios"
+    assert [parts.case_id for parts in read["evals/scenarios.yaml"].parts] == ["t"]
