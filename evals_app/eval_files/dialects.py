@@ -70,7 +70,7 @@ def is_eval_document(data: Any) -> bool:
     schema = data.get("$schema")
     return (
         cases_key_of(data) is not None
-        or isinstance(data.get(SCENARIOS_KEY), list)
+        or _is_scenario_list(data.get(SCENARIOS_KEY))
         or (isinstance(schema, str) and schema.startswith(EVAL_SCHEMA_PREFIX))
     )
 
@@ -86,6 +86,20 @@ def is_experiment_document(path: str, data: Any) -> bool:
     return "eval_suites" in data or (
         isinstance(data.get("eval_cases"), str)
         and not any(isinstance(data.get(key), list) for key in CASES_KEYS)
+    )
+
+
+def _is_scenario_list(value: Any) -> bool:
+    """Whether `value` is a list of AgentV scenarios (mappings with `config`, or file
+    references): another tool's `scenarios:` does not make its file an eval file."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            (isinstance(item, dict) and "config" in item)
+            or (isinstance(item, str) and item.startswith(FILE_PROTOCOL))
+            for item in value
+        )
     )
 
 

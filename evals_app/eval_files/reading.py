@@ -113,7 +113,7 @@ def read_eval_document(data: Any, source: bytes | str) -> EvalFileContents:
                 f"unknown $schema version {schema!r}; read as {EVAL_SCHEMA}", field="$schema"
             )
         )
-    if isinstance(data.get(SCENARIOS_KEY), list):
+    if isinstance(data.get(SCENARIOS_KEY), list) and data[SCENARIOS_KEY]:
         return _scenarios_file(data, source, notes)
     if cases_key is None:
         raise EvalFileError(

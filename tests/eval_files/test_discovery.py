@@ -178,3 +178,9 @@ def test_a_scenarios_file_is_an_eval_file(tmp_path: Path) -> None:
     read = {eval_file.path: eval_file.contents for eval_file in found.eval_files}
     assert read["evals/scenarios.yaml"].format == "scenarios"
     assert [parts.case_id for parts in read["evals/scenarios.yaml"].parts] == ["t"]
+
+
+def test_another_tools_scenarios_do_not_make_an_eval_file(tmp_path: Path) -> None:
+    found = discovered(tmp_path, {"load/plan.yaml": "scenarios:\n  - name: spike\n    users: 9\n"})
+
+    assert ("load/plan.yaml", "not an eval file") in found.skipped
