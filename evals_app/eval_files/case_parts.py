@@ -24,6 +24,7 @@ from .dialects import (
     ROLES,
 )
 from .errors import EvalFileError
+from .merge_keys import merged
 
 # How a list of messages was written: a list, one message mapping, a plain string (one message
 # of the slot's default role), or a mapping without `role` (the content of one such message).
@@ -156,8 +157,10 @@ class CaseParts:
 
 
 def split_case(document: dict[Any, Any]) -> CaseParts:
-    """The parts of a case mapping (a case of any period). Raises EvalFileError for what no
-    AgentV would read: no text id, a message that is not a mapping or has an unknown role."""
+    """The parts of a case mapping (a case of any period), its merge keys merged as AgentV
+    reads them (merge_keys.py). Raises EvalFileError for what no AgentV would read: no text
+    id, a message that is not a mapping or has an unknown role."""
+    document = merged(document)
     try:
         return _split_case(document)
     except EvalFileError as error:
@@ -171,6 +174,13 @@ def _split_case(document: dict[Any, Any]) -> CaseParts:
     skeleton = copy.copy(document)
     id_key = next((key for key in ID_KEYS if key in document), "id")
     case_id = document.get(id_key)
+    if isinstance(case_id, (int, float)) and not isinstance(case_id, bool):
+        # YAML reads `id: 7` as a number, which no AgentV takes as an id: name the value so
+        # the user can quote it.
+        raise EvalFileError(
+            f"a case id must be text, not the number {case_id!r} (write it quoted: '{case_id}')",
+            field=id_key,
+        )
     if not isinstance(case_id, str) or not case_id.strip():
         shown = "is required" if case_id is None else "must be non-empty text"
         raise EvalFileError(f"a case id {shown}", field=id_key)
@@ -447,6 +457,7 @@ OTHER_GRADING_KEYS = ("rubrics", "assert", "assertions")
 
 def file_evaluators(header: dict[Any, Any]) -> tuple[Any, ...]:
     """The evaluators a file gives every case that names none of its own."""
+    header = merged(header)
     for path in EVALUATOR_PATHS:
         container: Any = header
         for key in path:

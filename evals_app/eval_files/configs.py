@@ -50,7 +50,9 @@ def guideline_patterns(data: Any) -> list[str]:
     """The patterns of a loaded config mapping; raises EvalFileError when it is not valid."""
     if not isinstance(data, dict):
         raise EvalFileError("the config is not a YAML mapping")
-    if data.get("$schema") != CONFIG_SCHEMA:
+    # AgentV finds a config by its path and, since January 2026, reads one without `$schema`
+    # too; a `$schema` that names another format still says the file is something else.
+    if "$schema" in data and data["$schema"] != CONFIG_SCHEMA:
         raise EvalFileError(f"$schema must be {CONFIG_SCHEMA!r}", field="$schema")
     patterns = data.get("guideline_patterns", list(DEFAULT_GUIDELINE_PATTERNS))
     if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):

@@ -28,6 +28,8 @@ CONFIG_SCHEMA = "agentv-config-v2"
 
 # The list of cases, oldest spelling first.
 CASES_KEYS: tuple[str, ...] = ("evalcases", "eval_cases", "cases", "tests")
+# Today's AgentV builds tests from `scenarios:` too (a config row × a test row each).
+SCENARIOS_KEY = "scenarios"
 # Where a case keeps its id, its conversation, its expected answer and what the judge grades
 # against; the first alias of each is the spelling a new case of a 2025 file gets.
 ID_KEYS: tuple[str, ...] = ("id", "test_id")
@@ -43,6 +45,9 @@ EVALUATOR_PATHS: tuple[tuple[str, ...], ...] = (("execution", "evaluators"), ("e
 # File names a user means as eval files, even when they do not parse.
 EVAL_FILE_SUFFIXES = (".eval.yaml", ".eval.yml")
 EVAL_FILE_NAMES = ("EVAL.yaml", "EVAL.yml")
+# AgentV's experiment files: which suites and tests to run, never cases.
+EXPERIMENT_FILE_SUFFIXES = (".exp.yaml", ".exp.yml")
+EXPERIMENT_FILE = "AgentV experiment file"
 # Folders whose YAML files are never eval files.
 IGNORED_FOLDERS = frozenset({".git", "node_modules", ".agentv"})
 CONFIG_PATH = ".agentv/config.yaml"
@@ -58,12 +63,43 @@ def cases_key_of(data: Any) -> str | None:
 
 def is_eval_document(data: Any) -> bool:
     """Whether a YAML document is an eval file: a mapping with a list of cases (any period's
-    name for it), or a `$schema` starting with `agentv-eval` (docs/formats.md)."""
+    name for it) or of `scenarios`, or a `$schema` starting with `agentv-eval`
+    (docs/formats.md)."""
     if not isinstance(data, dict):
         return False
     schema = data.get("$schema")
-    return cases_key_of(data) is not None or (
-        isinstance(schema, str) and schema.startswith(EVAL_SCHEMA_PREFIX)
+    return (
+        cases_key_of(data) is not None
+        or _is_scenario_list(data.get(SCENARIOS_KEY))
+        or (isinstance(schema, str) and schema.startswith(EVAL_SCHEMA_PREFIX))
+    )
+
+
+def is_experiment_document(path: str, data: Any) -> bool:
+    """Whether a YAML file is an AgentV experiment file, which selects suites and tests to run
+    rather than holding cases: named `*.exp.yaml`, or a mapping with `eval_suites` or with an
+    `eval_cases` that is a filter of test ids (text), not a list (docs/formats.md)."""
+    if posixpath.basename(path).endswith(EXPERIMENT_FILE_SUFFIXES):
+        return True
+    if not isinstance(data, dict):
+        return False
+    return "eval_suites" in data or (
+        isinstance(data.get("eval_cases"), str)
+        and not any(isinstance(data.get(key), list) for key in CASES_KEYS)
+    )
+
+
+def _is_scenario_list(value: Any) -> bool:
+    """Whether `value` is a list of AgentV scenarios (mappings with `config`, or file
+    references): another tool's `scenarios:` does not make its file an eval file."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            (isinstance(item, dict) and "config" in item)
+            or (isinstance(item, str) and item.startswith(FILE_PROTOCOL))
+            for item in value
+        )
     )
 
 

@@ -14,7 +14,9 @@ from pathlib import Path
 from .dialects import (
     EVAL_FILE_NAMES,
     EVAL_FILE_SUFFIXES,
+    EXPERIMENT_FILE,
     is_eval_document,
+    is_experiment_document,
     reference_path,
     referenced_file,
 )
@@ -120,7 +122,17 @@ def _read_candidate(tree: FileTree, relative: str, found: Discovery, *, forced: 
         if meant:
             found.errors.append(error.located(relative))
         else:
-            found.skipped.append((relative, error.message))
+            found.skipped.append((relative, _skip_reason(error, relative)))
+        return
+    if is_experiment_document(relative, data):
+        # An experiment file names suites and test ids to run; it is never a refusal of the
+        # import, only of an import of that file alone.
+        if forced:
+            found.errors.append(
+                EvalFileError(f"an {EXPERIMENT_FILE}, not an eval file", file=relative)
+            )
+        else:
+            found.skipped.append((relative, EXPERIMENT_FILE))
         return
     if not is_eval_document(data):
         if forced:
@@ -143,6 +155,14 @@ def _read_candidate(tree: FileTree, relative: str, found: Discovery, *, forced: 
     found.eval_files.append(FoundEvalFile(relative, contents))
 
 
+def _skip_reason(error: EvalFileError, path: str) -> str:
+    """Why a YAML file is skipped; where it does not parse, at `file:line:column` so that an
+    editor can open it there."""
+    if error.line is None or error.column is None:
+        return error.message
+    return f"{error.message} ({path}:{error.line}:{error.column})"
+
+
 def _follow_references(tree: FileTree, found: Discovery) -> None:
     """Read the files of cases that eval files refer to (`tests: file://cases.jsonl`) as
     eval files of their own; a reference that cannot be followed stays, with a note."""
@@ -151,6 +171,10 @@ def _follow_references(tree: FileTree, found: Discovery) -> None:
         for reference in eval_file.contents.references:
             target = reference_path(reference)
             path = referenced_file(eval_file.path, reference)
+            case_files = _case_files(tree, path, target)
+            if case_files:
+                _read_case_folder(tree, case_files, eval_file.path, found, known)
+                continue
             note = _reference_problem(tree, path, target)
             if note is not None:
                 found.notes.append(EvalFileError(f"{reference}: {note}", file=eval_file.path))
@@ -168,6 +192,54 @@ def _follow_references(tree: FileTree, found: Discovery) -> None:
             known.add(path)
             found.eval_files.append(FoundEvalFile(path, contents, referenced_by=eval_file.path))
             found.skipped = [(skipped, why) for skipped, why in found.skipped if skipped != path]
+
+
+# A folder of cases holds one folder per case, each with its case in one of these.
+CASE_FILE_NAMES = ("case.yaml", "case.yml")
+
+
+def _case_files(tree: FileTree, path: str, target: str) -> list[tuple[str, str]]:
+    """The case files of the folder of cases at `path` (`tests: ./cases/`), as (folder name,
+    file path) sorted by folder name, as AgentV reads them; none when `path` is no such
+    folder (a file, a glob, outside the workspace)."""
+    if any(char in target for char in "*?{") or path.startswith("../") or path == "..":
+        return []
+    if tree.is_file(path):
+        return []
+    prefix = "" if path == "." else path + "/"
+    found: dict[str, str] = {}
+    for candidate in tree.yaml_paths():
+        if not candidate.startswith(prefix):
+            continue
+        parts = candidate[len(prefix) :].split("/")
+        if len(parts) != 2 or parts[1] not in CASE_FILE_NAMES:
+            continue
+        # `case.yaml` is read before `case.yml`, as AgentV looks for them.
+        if parts[0] not in found or parts[1] == CASE_FILE_NAMES[0]:
+            found[parts[0]] = candidate
+    return sorted(found.items())
+
+
+def _read_case_folder(
+    tree: FileTree,
+    case_files: list[tuple[str, str]],
+    referrer: str,
+    found: Discovery,
+    known: set[str],
+) -> None:
+    """Read each case of a folder of cases as a read-only suite of its own, its id its folder's
+    name unless it names one (docs/formats.md, "Cases in other files")."""
+    for name, path in case_files:
+        if path in known:
+            continue
+        try:
+            contents = read_eval_file(tree.read(path), file_format="yaml-case", default_id=name)
+        except EvalFileError as error:
+            found.errors.append(error.located(path))
+            continue
+        known.add(path)
+        found.eval_files.append(FoundEvalFile(path, contents, referenced_by=referrer))
+        found.skipped = [(skipped, why) for skipped, why in found.skipped if skipped != path]
 
 
 def _reference_problem(tree: FileTree, path: str, target: str) -> str | None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 
 class EvalFileError(Exception):
-    """A user error in an eval file: says what is wrong and where (file, line, case id, field)."""
+    """A user error in an eval file: says what is wrong and where (file, line and column, case
+    id, field)."""
 
     def __init__(
         self,
@@ -14,24 +15,33 @@ class EvalFileError(Exception):
         line: int | None = None,
         case_id: str | None = None,
         field: str | None = None,
+        column: int | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.file = file
         self.line = line
+        self.column = column  # 1-based, where the YAML parser stopped; only with a line
         self.case_id = case_id
         self.field = field
 
     def located(self, file: str) -> EvalFileError:
         """The same error, naming `file` (set once the caller knows which file it was)."""
         return EvalFileError(
-            self.message, file=file, line=self.line, case_id=self.case_id, field=self.field
+            self.message,
+            file=file,
+            line=self.line,
+            case_id=self.case_id,
+            field=self.field,
+            column=self.column,
         )
 
     def __str__(self) -> str:
         where = self.file or "<input>"
         if self.line is not None:
             where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
         parts = [where]
         if self.case_id is not None:
             parts.append(f"case {self.case_id!r}")

@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import EvalFileError
 from .json_text import encode_json
-from .reading import FileFormat, read_eval_file
+from .reading import READ_ONLY_FORMATS, FileFormat, read_eval_file
 from .writing import eval_file_text
 from .yaml_layout import LayoutError, layout_of
 from .yaml_loader import load_yaml
@@ -40,9 +40,10 @@ def rewrite_eval_file(
     it) and `cases`; `original` itself when they are what it reads as.
 
     `original` is the file's text decoded from UTF-8 with nothing else done to it (its BOM
-    and line endings kept). A CSV file is read-only: its text comes back as it was.
+    and line endings kept). A read-only file (CSV, a folder's case, `scenarios:`) comes back
+    as it was.
     """
-    if file_format == "csv":
+    if file_format in READ_ONLY_FORMATS:
         return original
     bom = _BOM if original.startswith(_BOM) else ""
     body = original[len(bom) :]

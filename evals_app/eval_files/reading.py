@@ -18,13 +18,30 @@ from .dialects import (
     CASES_KEYS,
     EVAL_SCHEMA,
     EVAL_SCHEMA_PREFIX,
+    SCENARIOS_KEY,
     is_eval_document,
 )
 from .errors import EvalFileError, field_path
+from .scenarios import scenario_tests
 from .yaml_loader import LoadedYaml, load_yaml
 
-FileFormat = Literal["yaml", "yaml-list", "jsonl", "csv"]
-FILE_FORMATS: tuple[FileFormat, ...] = ("yaml", "yaml-list", "jsonl", "csv")
+# `yaml-case`: one case mapping, a `case.yaml` of a folder of cases (`tests: ./cases/`);
+# `scenarios`: an eval file whose tests AgentV builds from its `scenarios:`.
+FileFormat = Literal["yaml", "yaml-list", "jsonl", "csv", "yaml-case", "scenarios"]
+FILE_FORMATS: tuple[FileFormat, ...] = (
+    "yaml",
+    "yaml-list",
+    "jsonl",
+    "csv",
+    "yaml-case",
+    "scenarios",
+)
+# Files whose cases are formatted and previewed but never written: the file is kept as it is.
+READ_ONLY_FORMATS: dict[str, str] = {
+    "csv": "the cases of a CSV file are read-only",
+    "yaml-case": "the cases of a folder of cases are read-only",
+    "scenarios": "the tests AgentV builds from `scenarios:` are read-only",
+}
 
 
 @dataclass
@@ -57,14 +74,19 @@ def format_of_path(path: str) -> FileFormat:
     return "yaml"
 
 
-def read_eval_file(source: bytes | str, *, file_format: FileFormat = "yaml") -> EvalFileContents:
+def read_eval_file(
+    source: bytes | str, *, file_format: FileFormat = "yaml", default_id: str | None = None
+) -> EvalFileContents:
     """Read an eval file (`yaml`), or a file of cases another one refers to (`yaml-list`,
-    `jsonl`, `csv`). Raises EvalFileError for what no AgentV would read."""
+    `jsonl`, `csv`, or a folder's `case.yaml`, whose id is `default_id`, its folder's name,
+    unless it has one). Raises EvalFileError for what no AgentV would read."""
     if file_format == "jsonl":
         return _contents("jsonl", {}, None, _jsonl_cases(source), None)
     if file_format == "csv":
         return _contents("csv", {}, None, _csv_cases(source), None)
     loaded = load_yaml(source)
+    if file_format == "yaml-case":
+        return _contents("yaml-case", {}, None, [_folder_case(loaded.data, default_id)], None)
     if file_format == "yaml-list" or isinstance(loaded.data, list):
         return _list_file(loaded.data, source)
     return read_eval_document(loaded.data, source)
@@ -91,6 +113,8 @@ def read_eval_document(data: Any, source: bytes | str) -> EvalFileContents:
                 f"unknown $schema version {schema!r}; read as {EVAL_SCHEMA}", field="$schema"
             )
         )
+    if isinstance(data.get(SCENARIOS_KEY), list) and data[SCENARIOS_KEY]:
+        return _scenarios_file(data, source, notes)
     if cases_key is None:
         raise EvalFileError(
             "the file claims to be an eval file (`$schema`) but has no list of cases",
@@ -131,6 +155,58 @@ def read_eval_document(data: Any, source: bytes | str) -> EvalFileContents:
     return _contents("yaml", header, cases_key, cases, source, references, notes)
 
 
+def _scenarios_file(
+    data: dict[Any, Any], source: bytes | str, notes: list[EvalFileError]
+) -> EvalFileContents:
+    """An eval file with `scenarios:`: its own `tests` (if any) and then the tests its
+    scenarios stand for, as AgentV runs them (scenarios.py); read-only, kept as written."""
+    header = dict(data)
+    cases: list[dict[Any, Any]] = []
+    references: list[str] = []
+    entries = data.get("tests")
+    if isinstance(entries, str):
+        references.append(entries)
+    elif isinstance(entries, list):
+        placed: list[Any] = []
+        for index, entry in enumerate(entries):
+            if isinstance(entry, str):
+                references.append(entry)
+                placed.append(entry)
+            elif isinstance(entry, dict):
+                cases.append(entry)
+                placed.append(None)
+            else:
+                raise EvalFileError(
+                    f"a case must be a mapping, not {_kind(entry)}",
+                    line=_lines(source).line_of(("tests", index)),
+                    field=f"tests[{index}]",
+                )
+        header["tests"] = placed
+    elif entries is not None:
+        raise EvalFileError(
+            f"must be a list of cases, not {_kind(entries)}",
+            line=_lines(source).line_of(("tests",)),
+            field="tests",
+        )
+    try:
+        built, scenario_notes = scenario_tests(data[SCENARIOS_KEY])
+    except EvalFileError as error:
+        error.line = _lines(source).line_of(field_path(error.field))
+        raise
+    notes.extend(scenario_notes)
+    return _contents("scenarios", header, "tests", cases + built, None, references, notes)
+
+
+def _folder_case(data: Any, default_id: str | None) -> dict[Any, Any]:
+    """The case a folder's `case.yaml` holds: one mapping, its id the folder's name unless it
+    has one, as AgentV reads a folder of cases (docs/formats.md, "Cases in other files")."""
+    if not isinstance(data, dict):
+        raise EvalFileError(f"a case file must hold one case (a YAML mapping), not {_kind(data)}")
+    if data.get("id") is None and default_id is not None:
+        return {"id": default_id, **{k: v for k, v in data.items() if k != "id"}}
+    return data
+
+
 def _list_file(data: Any, source: bytes | str) -> EvalFileContents:
     if not isinstance(data, list):
         raise EvalFileError("a file of cases must hold a YAML list of cases")
@@ -169,6 +245,20 @@ def _contents(
             if error.case_id is not None:
                 error.field = field_name_in_case(error.field)
             raise error from None
+        if len(case_parts.case_id) > MAX_ID_LENGTH:
+            # The database keeps ids of up to MAX_ID_LENGTH characters: refused here, named,
+            # rather than failing the import's INSERT.
+            line = None
+            if source is not None and file_format in ("yaml", "yaml-list"):
+                located = (*prefix, _position(header, cases_key, index), case_parts.spelling.id_key)
+                line = _lines(source).line_of(located)
+            raise EvalFileError(
+                f"a case id can be at most {MAX_ID_LENGTH} characters long "
+                f"(this one has {len(case_parts.case_id)})",
+                line=line,
+                case_id=_shortened(case_parts.case_id),
+                field=case_parts.spelling.id_key,
+            )
         if case_parts.case_id in seen:
             line = None
             if source is not None and file_format in ("yaml", "yaml-list"):
@@ -211,6 +301,15 @@ def case_notes(parts: CaseParts) -> list[EvalFileError]:
             note("the case has no conversation (`input`)", "input")
     elif not parts.input_messages:
         note("the conversation is empty", _dotted(parts.spelling.input_path))
+    elif (
+        parts.spelling.input_path == ("input_messages",) and parts.spelling.input_form != "messages"
+    ):
+        # AgentV reads `input_messages` only as a list; any other shape skips the case.
+        shape = "text" if parts.spelling.input_form == "string" else "a mapping"
+        note(
+            f"`input_messages` is {shape}, not a list of messages: AgentV skips this case",
+            "input_messages",
+        )
     for section, messages, path in (
         ("input", parts.input_messages, parts.spelling.input_path),
         ("expected", parts.expected_messages, parts.spelling.expected_path),
@@ -240,6 +339,11 @@ def _position(header: dict[Any, Any], cases_key: str | None, case_index: int) ->
             if seen == case_index:
                 return position
     return case_index
+
+
+def _shortened(case_id: str) -> str:
+    """A long id as an error names it: its start, enough to find it."""
+    return case_id if len(case_id) <= 60 else case_id[:60] + "…"
 
 
 def _dotted(path: tuple[str, ...]) -> str:

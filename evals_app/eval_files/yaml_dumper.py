@@ -13,10 +13,12 @@ import yaml
 from yaml._yaml import CEmitter
 from yaml.nodes import ScalarNode
 
+from .merge_keys import is_merge
 from .yaml_emitter import Unsupported, emit_yaml
 from .yaml_loader import core_tag_of_plain_scalar
 
 _STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 class _Resolver(yaml.resolver.Resolver):
@@ -52,6 +54,19 @@ def _represent_str(dumper: yaml.representer.SafeRepresenter, value: str) -> Scal
 
 
 _Dumper.add_representer(str, _represent_str)
+
+
+def _represent_dict(dumper: yaml.representer.SafeRepresenter, value: dict[Any, Any]) -> Any:
+    # A merge key is written as the plain `<<` it was (merge_keys.py): tagged as a merge, the
+    # emitter finds it needs no quotes, which it gives any other `<<`.
+    node = dumper.represent_mapping("tag:yaml.org,2002:map", value)
+    for (key_node, _), (key, item) in zip(node.value, value.items(), strict=True):
+        if is_merge(key, item):
+            key_node.tag = _MERGE_TAG
+    return node
+
+
+_Dumper.add_representer(dict, _represent_dict)
 
 
 def dump_yaml(data: Any) -> str:

@@ -19,6 +19,7 @@ from yaml.nodes import ScalarNode
 from yaml.representer import SafeRepresenter
 from yaml.resolver import Resolver
 
+from .merge_keys import is_merge
 from .yaml_loader import core_tag_of_plain_scalar
 
 
@@ -96,7 +97,8 @@ def _mapping(
             first = False
         else:
             out.append(pad)
-        written = _key(key)
+        # A merge key stays one, unquoted: AgentV merges only a plain `<<` (merge_keys.py).
+        written = "<<:" if is_merge(key, value) else _key(key)
         out.append(written)
         kind = type(value)
         if kind is str:

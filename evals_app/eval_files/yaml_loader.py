@@ -130,8 +130,9 @@ def load_yaml(source: bytes | str, *, track_lines: bool = False) -> LoadedYaml:
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else None
+        column = mark.column + 1 if mark is not None else None
         problem = error.problem or error.context or "invalid YAML"
-        raise EvalFileError(f"not valid YAML: {problem}", line=line) from None
+        raise EvalFileError(f"not valid YAML: {problem}", line=line, column=column) from None
     except YAMLError as error:
         raise EvalFileError(f"not valid YAML: {error}") from None
     finally:

@@ -17,6 +17,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.representer import RoundTripRepresenter
 from ruamel.yaml.scalarstring import (
     DoubleQuotedScalarString,
     LiteralScalarString,
@@ -25,11 +26,13 @@ from ruamel.yaml.scalarstring import (
 
 from .errors import EvalFileError
 from .json_text import encode_json
+from .merge_keys import is_merge
 from .yaml_emitter import _needs_quotes  # the project's one answer to "must this be quoted?"
 from .yaml_layout import Node
 from .yaml_loader import load_yaml
 
 _FLOW_INDICATORS = re.compile(r"[,\[\]{}]")
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 _CHOMP = re.compile(r"[|>]([0-9]?)([+-]?)([0-9]?)")
 
 
@@ -197,7 +200,8 @@ def flow_text(value: Any, habits: Habits, spaced: bool = False) -> str:
     inner = " " if spaced else ""
     if isinstance(value, dict):
         items = ", ".join(
-            f"{flow_text(key, habits)}: {flow_text(item, habits, spaced)}"
+            f"{'<<' if is_merge(key, item) else flow_text(key, habits)}: "
+            f"{flow_text(item, habits, spaced)}"
             for key, item in value.items()
         )
         return "{" + inner + items + inner + "}" if items else "{}"
@@ -277,7 +281,8 @@ def styled_for_ruamel(value: Any, habits: Habits) -> Any:
     if isinstance(value, dict):
         mapping = CommentedMap()
         for key, item in value.items():
-            mapping[styled_for_ruamel(key, habits)] = styled_for_ruamel(item, habits)
+            written = _MergeKey(key) if is_merge(key, item) else styled_for_ruamel(key, habits)
+            mapping[written] = styled_for_ruamel(item, habits)
         return mapping
     if isinstance(value, list):
         return CommentedSeq(styled_for_ruamel(item, habits) for item in value)
@@ -291,6 +296,18 @@ def styled_for_ruamel(value: Any, habits: Habits) -> Any:
     if habits.quote == "'" and inline_text(value, "'") is not None:
         return SingleQuotedScalarString(value)
     return DoubleQuotedScalarString(value)
+
+
+class _MergeKey(str):
+    """A merge key, which ruamel.yaml writes as the plain `<<` (see `emitted_block`)."""
+
+    __slots__ = ()
+
+
+# Tagged as a merge, `<<` resolves to what it is and needs no quotes (merge_keys.py).
+RoundTripRepresenter.add_representer(
+    _MergeKey, lambda representer, key: representer.represent_scalar(_MERGE_TAG, "<<")
+)
 
 
 def _literal_friendly(value: str) -> bool:

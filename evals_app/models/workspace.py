@@ -6,7 +6,7 @@ from django.db import models
 from django.urls import reverse
 
 from ..eval_files.dialects import DEFAULT_GUIDELINE_PATTERNS, PROFILE_2025, PROFILE_LABELS
-from ..eval_files.reading import FILE_FORMATS
+from ..eval_files.reading import FILE_FORMATS, READ_ONLY_FORMATS
 from .ordered_json import OrderedJSONField
 
 
@@ -126,5 +126,6 @@ class Suite(models.Model):
 
     @property
     def read_only(self) -> bool:
-        """A CSV file's cases are formatted and previewed, never edited (docs/formats.md)."""
-        return self.file_format == "csv"
+        """The cases of a CSV file, of a folder of cases and the tests of `scenarios:` are
+        formatted and previewed, never edited (docs/formats.md)."""
+        return self.file_format in READ_ONLY_FORMATS

@@ -23,6 +23,7 @@ pytestmark = pytest.mark.django_db
 
 FIELDS = [
     "file",
+    "cases_file",
     "id",
     "mode",
     "question",

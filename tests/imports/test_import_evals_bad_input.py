@@ -76,7 +76,7 @@ BAD_FILES = [
         HEADER + "  - id: 7\n    outcome: ok\n    input_messages:\n"
         "      - {role: user, content: hi}\n",
         3,
-        "evalcases[0].id: a case id must be non-empty text",
+        "evalcases[0].id: a case id must be text, not the number 7 (write it quoted: '7')",
         id="id-not-a-string",
     ),
     pytest.param(
@@ -155,6 +155,13 @@ BAD_FILES = [
     pytest.param(
         b"$schema: agentv-eval-v2\nevalcases:\n  - id: \xe9t\xe9\n", 3, "not UTF-8", id="not-utf8"
     ),
+    pytest.param(
+        HEADER + "  - id: ok\n    outcome: ok\n    input_messages: hi\n"
+        "  - id: " + "x" * 201 + "\n    outcome: ok\n    input_messages: hi\n",
+        6,
+        f"case '{'x' * 60}…': id: a case id can be at most 200 characters long (this one has 201)",
+        id="id-longer-than-the-column",
+    ),
 ]
 
 # What some AgentV read is imported, with a warning that names the file, the case and the field
@@ -217,6 +224,12 @@ WARNED_FILES = [
         "      - {role: user, content: hi}\n",
         "id: the id has spaces at its start or end",
         id="id-with-spaces",
+    ),
+    pytest.param(
+        HEADER + "  - id: c1\n    outcome: ok\n    input_messages: {role: user, content: hi}\n",
+        "case 'c1': input_messages: `input_messages` is a mapping, not a list of messages: "
+        "AgentV skips this case",
+        id="input-messages-a-mapping",
     ),
 ]
 
@@ -419,7 +432,7 @@ def test_yaml_named_like_an_eval_file_that_does_not_parse_is_an_error(
     )
 
     assert run_import(str(tmp_path / "ws")) == 1
-    assert f"{name}:2: not valid YAML" in capsys.readouterr().err
+    assert f"{name}:2:1: not valid YAML" in capsys.readouterr().err
 
 
 def test_folder_without_eval_file_is_an_error(

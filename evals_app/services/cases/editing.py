@@ -11,7 +11,8 @@ from django.db.models import Max
 
 from ...eval_files.case_parts import CaseParts, split_case
 from ...eval_files.errors import EvalFileError, field_path
-from ...eval_files.reading import read_case
+from ...eval_files.merge_keys import respelled
+from ...eval_files.reading import READ_ONLY_FORMATS, read_case
 from ...eval_files.yaml_dumper import dump_yaml
 from ...eval_files.yaml_loader import load_yaml
 from ...models import Case, Suite
@@ -140,6 +141,9 @@ def _replace_content(
     case: Case, document: dict[Any, Any], parts: CaseParts, author: User | None, summary: str
 ) -> Case:
     stored = case.document
+    # The editor works on the case as AgentV reads it, merge keys merged; the stored document
+    # keeps the file's merge keys wherever the edit left their values alone.
+    document = respelled(document, stored)
     if stored == document:
         return case
     ensure_base_revision(case, stored)
@@ -154,11 +158,11 @@ def _replace_content(
 
 
 def _check_editable(suite: Suite) -> None:
-    """A CSV file's cases are formatted and previewed, never edited (docs/formats.md)."""
+    """A CSV file's cases (and those of a folder of cases, or of `scenarios:`) are formatted
+    and previewed, never edited (docs/formats.md)."""
     if suite.read_only:
-        raise EvalFileError(
-            f"the cases of a CSV file are read-only; edit {suite.path} itself and import it again"
-        )
+        reason = READ_ONLY_FORMATS[suite.file_format]
+        raise EvalFileError(f"{reason}; edit {suite.path} itself and import it again")
 
 
 def _check_id_free(suite_id: int, case_id: str, own_pk: int) -> None:

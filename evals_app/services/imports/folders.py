@@ -19,6 +19,7 @@ from ...eval_files.errors import EvalFileError
 from ...eval_files.file_trees import SYMBOLIC_LINK
 from ...eval_files.json_text import encode_json
 from ...eval_files.paths import PathError, check_path, shown
+from ...eval_files.reading import READ_ONLY_FORMATS
 from ...formatting.workspace_files import DirectoryFiles
 from ...models import Case, Suite, Workspace, WorkspaceFile
 from ..cases.documents import suite_row
@@ -217,8 +218,8 @@ def _format_file(
     reading = profile.read_file(eval_file, header, files, patterns_for(eval_file.path, configs))
     summary.warnings.extend(reading.warnings)
     stored.update(reading.files)
-    if contents.format == "csv":
-        # The CSV file itself is kept as it is: its cases are read-only (docs/formats.md).
+    if contents.format in READ_ONLY_FORMATS:
+        # The file itself is kept as it is: its cases are read-only (docs/formats.md).
         text = files.read_text(eval_file.path)
         if text is not None:
             stored[eval_file.path] = text

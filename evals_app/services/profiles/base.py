@@ -57,6 +57,15 @@ class NewSuite:
     cases_key: str
 
 
+def suite_files(suite: Suite) -> dict[str, str | None]:
+    """The `file` and `cases_file` of a formatted row (docs/formats.md, "Export"): `file` is the
+    eval file AgentV is asked to run, so the cases of a file of cases (`tests: file://…`) name
+    the suite that refers to them, and `cases_file` the file they live in (None for inline)."""
+    if suite.referenced_by:
+        return {"file": suite.referenced_by, "cases_file": suite.path}
+    return {"file": suite.path, "cases_file": None}
+
+
 class SuiteProfile(Protocol):
     """The rules of one AgentV profile. `name` is what `Suite.profile` stores; `word` is how
     code, templates and docs name it (`2025`, `2026`)."""

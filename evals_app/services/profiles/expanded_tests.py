@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...eval_files.json_text import encode_json
+from ...eval_files.merge_keys import merged
 from ...formatting.profile_2026.expansion import (
     expand_test,
     expands_variable,
@@ -63,8 +64,9 @@ def expanded_tests(
     cases = suite.cases.order_by("position").values_list("pk", "case_id", "document")
     rows: list[ExpandedRow] = []
     case_count = test_count = 0
-    for case_pk, case_id, document in cases:
+    for case_pk, case_id, stored in cases:
         case_count += 1
+        document = merged(stored)  # as AgentV reads it (eval_files/merge_keys.py)
         varying = _list_variables(document, header)
         count_before = test_count
         tests = expand_test(document, header, prompts) if isinstance(document, dict) else ()

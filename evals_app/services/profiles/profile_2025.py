@@ -12,7 +12,7 @@ from ...eval_files.reading import read_case
 from ...formatting.profile_2025.formatter import FormattedCase, Mode, format_case
 from ...formatting.toon import encode_turns
 from ...formatting.workspace_files import FileSource, resolve_file
-from .base import FileReading, FormattedTexts, NewSuite, Summary
+from .base import FileReading, FormattedTexts, NewSuite, Summary, suite_files
 
 if TYPE_CHECKING:
     from ...eval_files.discovery import FoundEvalFile
@@ -129,7 +129,7 @@ def case_row(
 ) -> dict[str, Any]:
     """The row of a case formatted in `formatted.mode`; with `toon`, `question_toon` too."""
     row: dict[str, Any] = {
-        "file": suite.path,
+        **suite_files(suite),
         "id": case_id,
         "mode": formatted.mode,
         "question": formatted.question,

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from ...eval_files.case_parts import CaseParts
 from ...eval_files.dialects import PROFILE_LABELS, Profile
+from ...eval_files.merge_keys import merged
 from ...eval_files.upgrade import is_older_file
 from ...formatting.profile_2025.formatter import Mode
 from ...formatting.profile_2026 import FormattedTest, format_tests_2026
 from ...formatting.toon import encode_turns
 from ...formatting.workspace_files import FileSource
-from .base import FileReading, FormattedTexts, NewSuite, Summary
+from .base import FileReading, FormattedTexts, NewSuite, Summary, suite_files
 
 if TYPE_CHECKING:
     from ...eval_files.discovery import FoundEvalFile
@@ -101,7 +102,9 @@ class Profile2026:
         recording = _RecordingFiles(files)
         reading = FileReading()
         for document, parts in zip(contents.cases, contents.parts, strict=True):
-            tests = format_tests_2026(document, header, eval_path=eval_file.path, files=recording)
+            tests = format_tests_2026(
+                merged(document), merged(header), eval_path=eval_file.path, files=recording
+            )
             warnings = dict.fromkeys(warning.message for test in tests for warning in test.warnings)
             reading.warnings.extend(f"{eval_file.path}: {message}" for message in warnings)
             reading.summaries.append(summary_of_tests(len(parts.input_messages), tests))
@@ -130,7 +133,7 @@ def summary_of_tests(input_turns: int, tests: Sequence[FormattedTest]) -> Summar
 def expanded_test_row(suite: Suite, test: FormattedTest, *, toon: bool = False) -> dict[str, Any]:
     """The row of one expanded test (docs/formatting.md)."""
     row: dict[str, Any] = {
-        "file": suite.path,
+        **suite_files(suite),
         "id": test.id,
         "mode": test.mode,
         "question": test.question,

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...eval_files.case_parts import CaseParts, case_input, file_evaluators, split_case
 from ...eval_files.configs import Config, is_config_path, patterns_for, read_config
+from ...eval_files.merge_keys import merged
 from ...formatting.case_input import CaseInput
 from ...formatting.profile_2025.formatter import (
     FormattedCase,
@@ -125,6 +126,7 @@ class WorkspaceFormatter:
         every keystroke, reads only the files the test may refer to unless they are loaded."""
         files = self.files
         header = self.file_header(suite)
+        document = merged(document)  # as AgentV reads it (eval_files/merge_keys.py)
         if single and "file_texts" not in self.__dict__:
             files = self._files_for(file_references_2026(document, header), suite.path)
         return format_tests_2026(
@@ -143,7 +145,7 @@ class WorkspaceFormatter:
         """`format_tests` in each of `modes` (per mode, the expanded tests), formatting once
         when the mode changes nothing."""
         return format_tests_2026_in_modes(
-            document,
+            merged(document),
             self.file_header(suite),
             modes,
             eval_path=suite.path,
@@ -153,13 +155,14 @@ class WorkspaceFormatter:
 
     def file_header(self, suite: Suite) -> dict[Any, Any]:
         """The top-level fields that apply to `suite`'s tests: its own, or, for a file of
-        cases another eval file refers to, that file's (its `prompts`, `default_test`, …)."""
+        cases another eval file refers to, that file's (its `prompts`, `default_test`, …),
+        merge keys merged."""
         if not suite.referenced_by:
-            return suite.document
+            return merged(suite.document)
         if suite.referenced_by not in self._referrer_headers:
             self._read_referrer_headers({suite.referenced_by})
         header = self._referrer_headers[suite.referenced_by]
-        return header if header is not None else suite.document
+        return merged(header if header is not None else suite.document)
 
     def read_everything(self, suites: Iterable[Suite]) -> None:
         """Read now whatever formatting the cases of `suites` reads from the database: the

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from ...eval_files.discovery import Discovery, discover_tree
 from ...eval_files.file_trees import CONFIG_NAME, YAML_SUFFIXES, MappingTree
+from ...eval_files.reading import READ_ONLY_FORMATS
 from ...eval_files.yaml_loader import MAX_BYTES
 from ...models import ActivityRecord, Workspace
 from ..imports.folders import ImportFailed
@@ -215,7 +216,7 @@ def _stored_texts(
         profile = profiles.get(eval_file.path) or profile_for_file(contents.cases_key)
         header = headers.get(eval_file.referenced_by or "", contents.header)
         texts.update(profile.files_read(eval_file, header, tree))
-        if contents.format == "csv":
+        if contents.format in READ_ONLY_FORMATS:
             text = tree.read_text(eval_file.path)
             if text is not None:
                 texts[eval_file.path] = text
