@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("evals_app", "0012_workspace_pending_publish")]
+    dependencies = [("evals_app", "0013_repository_remote")]
 
     operations = [
         migrations.AlterField(
