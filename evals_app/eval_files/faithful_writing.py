@@ -83,9 +83,18 @@ def _attempts(
     # Splicing can fail to give the documents only where aliases tie cases together (an
     # anchor in a deleted or moved case) or for layouts it does not know; each attempt
     # writes more anew than the one before.
+    def spliced_with_final_break() -> str:
+        # A file without a final line break whose new last value needs one (a `|` block
+        # ending in a line break): the break the value needs is the only byte added.
+        text = spliced(False, False)
+        if text.endswith("\n"):
+            raise CannotSplice("the file already ends with a line break")
+        return text + ("\r\n" if "\r\n" in body else "\n")
+
     return [
         lambda: spliced(False, False),
         lambda: spliced(False, True),
+        spliced_with_final_break,
         lambda: spliced(True, True),
         rewritten_whole,
     ]

@@ -177,6 +177,13 @@ def test_crlf_and_missing_final_newline_are_kept_on_edit(ending: str) -> None:
     assert written == original + ending + ending.join(["- id: c", "  criteria: z"])
 
 
+def test_a_last_value_that_needs_a_line_break_adds_only_that_break() -> None:
+    # A `|` block at the end of a file without a final line break could not hold "\n".
+    original = "# kept\ntests:\n- id: a\n  vars: &shared {a: 1}"
+    written = write(original, lambda cs: cs[0].update({"metadata": {"owner": ":\n"}}))
+    assert written == original + "\n  metadata:\n    owner: |\n      :\n"
+
+
 def test_a_jsonl_edit_rewrites_one_line_in_the_files_spacing() -> None:
     original = '{"id":"a","x":"\\u00e9"}\r\n\r\n{"id":"b","x":1}\r\n'
     written = write(original, lambda cs: (cs[1].update(x="ö"), cs.append({"id": "c"})), fmt="jsonl")
