@@ -180,7 +180,7 @@ def _configs(found: Discovery, summary: ImportSummary) -> tuple[dict[str, Config
     texts: dict[str, str] = {}
     for path, source in found.configs.items():
         try:
-            texts[path] = source.decode("utf-8").removeprefix("\ufeff")
+            texts[path] = source.decode("utf-8")  # BOM kept: written back as read
         except UnicodeDecodeError:
             summary.warnings.append(f"{path}: not UTF-8 text; the config is skipped")
             continue
@@ -271,6 +271,7 @@ def _store_suites(
         suite = suite_row(eval_file.contents, eval_file.path, eval_file.referenced_by or "")
         suite.workspace = workspace
         suite.base_document = eval_file.contents.header
+        suite.source_text = suite.base_source_text = eval_file.text
         suites.append(suite)
     Suite.objects.bulk_create(suites, batch_size=SUITE_BATCH)
     rows: list[tuple[object, ...]] = []

@@ -16,7 +16,9 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import models, transaction
 
+from ...eval_files.dialects import referenced_file
 from ...eval_files.discovery import discover_tree
+from ...eval_files.file_trees import MappingTree
 from ...models import (
     Case,
     ReviewEvent,
@@ -29,7 +31,7 @@ from ..exports.exporting import exported_texts
 from . import git as git_repository
 from . import pending_publish
 from .pending_publish import PendingPublish
-from .sync import commit_tree, repository_of
+from .sync import SYMBOLIC_LINK_MODE, repository_of
 
 DEFAULT_MESSAGE = "Publish eval cases reviewed in agentv-web"
 ATTEMPTS = 3  # publishes worked out again when the workspace changed while git ran
@@ -150,13 +152,13 @@ def _prepare(
     result = PublishResult(branch=branch, created_branch=tip is None)
     prepared = _Prepared(result, fingerprint, base)
     published = _Published(approved_only)
+    listing = _listing(repository, base, workspace.repository_folder)
+    _read_source_texts(repository, workspace, listing)
+    # Each suite is written from its text as read (suite_texts.py): what did not change
+    # keeps the repository's bytes, and a commit shows the team's changes, not a reformatting.
     texts = dict(exported_texts(workspace, published.documents_of))
-    # What did not change since the base keeps the repository's bytes: an export spells
-    # YAML its own way, and a commit should show the team's changes, not a reformatting.
     kept = set(workspace.files.filter(base_text=models.F("text")).values_list("path", flat=True))
-    changes = _changes(
-        repository, base, workspace.repository_folder, texts, kept, published.published
-    )
+    changes = _changes(repository, workspace, listing, texts, kept)
     base_tree = git_repository.tree_of(repository, base)
     tree = git_repository.write_tree(repository, base_tree, changes)
     result.changed = published.changed()
@@ -223,8 +225,6 @@ class _Published:
         self.bases: list[tuple[int, dict[Any, Any]]] = []  # (case pk, published document)
         self._changed: list[tuple[int, str, str]] = []  # (case pk, suite path, case id)
         self.suites: list[int] = []
-        # What each suite's file holds as published: its header and case documents.
-        self.published: dict[str, tuple[Any, list[dict[Any, Any]]]] = {}
 
     def documents_of(self, suite: Suite) -> Iterator[dict[Any, Any]] | None:
         rows = list(
@@ -236,15 +236,7 @@ class _Published:
         if self.approved_only and suite.base_document is None and not approved:
             return None  # a suite made in the app, with nothing approved yet
         self.suites.append(suite.pk)
-        return self._chosen(suite, rows)
-
-    def _chosen(
-        self, suite: Suite, rows: list[tuple[int, str, Any, Any, str]]
-    ) -> Iterator[dict[Any, Any]]:
-        chosen = self.published.setdefault(suite.path, (suite.document, []))[1]
-        for document in self._documents(suite, rows):
-            chosen.append(document)
-            yield document
+        return self._documents(suite, rows)
 
     def _documents(
         self, suite: Suite, rows: list[tuple[int, str, Any, Any, str]]
@@ -297,6 +289,14 @@ class _Published:
             if suite.base_document != suite.document:
                 Suite.objects.filter(pk=suite.pk).update(base_document=suite.document)
                 pending.suites.append((suite.pk, suite.base_document, suite.document))
+            # The text published is what the suite is written from from now on, and its base.
+            written = texts.get(suite.path)
+            held = [suite.source_text, suite.base_source_text]
+            if written is not None and held != [written, written]:
+                Suite.objects.filter(pk=suite.pk).update(
+                    source_text=written, base_source_text=written
+                )
+                pending.texts.append((suite.pk, held, [written, written]))
         for row in WorkspaceFile.objects.filter(workspace=workspace):
             if row.base_text != texts.get(row.path, row.base_text):
                 WorkspaceFile.objects.filter(pk=row.pk).update(base_text=texts[row.path])
@@ -304,26 +304,20 @@ class _Published:
 
 
 def _changes(
-    repository: Any,
-    base: str,
-    folder: str,
+    repository: Path,
+    workspace: Workspace,
+    listing: list[git_repository.TreeEntry],
     texts: dict[str, str],
     kept: set[str],
-    published: dict[str, tuple[Any, list[dict[Any, Any]]]],
 ) -> dict[str, str | None]:
-    """Blob ids by repository path: every exported file that differs from the base, and None
-    for each eval file of the base that the workspace no longer has. A file `kept` (unchanged
-    since the base) and an eval file whose header and cases are the base's keep their bytes."""
-    prefix = f"{folder}/" if folder else ""
-    tree = commit_tree(repository, base, folder)
-    existing = {entry.name: entry.object_id for entry in _listing(repository, base, folder)}
-    changes: dict[str, str | None] = {}
-    kept = set(kept)
-    for eval_file in discover_tree(tree).eval_files:
-        if eval_file.path not in texts:
-            changes[prefix + eval_file.path] = None
-        elif published.get(eval_file.path) == (eval_file.contents.header, eval_file.contents.cases):
-            kept.add(eval_file.path)
+    """Blob ids by repository path: every exported file whose bytes differ from the base's,
+    and None for each eval file of the base that the workspace no longer has. A stored file
+    `kept` (unchanged since the base) keeps its bytes."""
+    prefix = f"{workspace.repository_folder}/" if workspace.repository_folder else ""
+    existing = {entry.name: entry.object_id for entry in listing}
+    changes: dict[str, str | None] = {
+        prefix + path: None for path in _eval_files_gone(repository, workspace, listing, texts)
+    }
     for path, text in texts.items():
         if path in kept and path in existing:
             continue
@@ -332,6 +326,70 @@ def _changes(
             continue
         changes[prefix + path] = git_repository.write_blob(repository, content)
     return changes
+
+
+def _eval_files_gone(
+    repository: Path,
+    workspace: Workspace,
+    listing: list[git_repository.TreeEntry],
+    texts: dict[str, str],
+) -> list[str]:
+    """The eval files (and files of cases) of the base that the workspace no longer has.
+
+    Only the base's files that the export does not write can be such files, and they are
+    few: only those are read (discovered as a sync discovers a commit), not the repository.
+    A file of cases is gone when a suite's base refers to it, or an eval file gone does."""
+    candidates = {
+        entry.name: entry
+        for entry in listing
+        if entry.name not in texts and entry.mode != SYMBOLIC_LINK_MODE
+    }
+    if not candidates:
+        return []
+
+    def load(paths: list[str]) -> dict[str, bytes]:
+        blobs = git_repository.read_blobs(repository, [candidates[p].object_id for p in paths])
+        return {path: blobs[candidates[path].object_id] for path in paths}
+
+    tree = MappingTree({path: entry.size or 0 for path, entry in candidates.items()}, load)
+    gone = [eval_file.path for eval_file in discover_tree(tree).eval_files]
+    referenced = {
+        referenced_file(path, entry)
+        for path, key, header in workspace.suites.exclude(base_document=None).values_list(
+            "path", "cases_key", "base_document"
+        )
+        for entry in _references(header, key)
+    }
+    return gone + sorted(referenced & candidates.keys() - set(gone))
+
+
+def _references(header: Any, cases_key: str) -> list[str]:
+    """The files of cases a top-level mapping refers to (`tests: file://…` or list entries)."""
+    entries = header.get(cases_key) if isinstance(header, dict) and cases_key else None
+    if isinstance(entries, str):
+        return [entries]
+    return [entry for entry in entries or () if isinstance(entry, str)]
+
+
+def _read_source_texts(
+    repository: Path, workspace: Workspace, listing: list[git_repository.TreeEntry]
+) -> None:
+    """Give each suite that came from the repository without its text as read (imported
+    before texts were kept) the text it has at the base, so that it is written from it."""
+    missing = dict(
+        workspace.suites.filter(source_text=None)
+        .exclude(base_document=None)
+        .exclude(file_format="csv")
+        .values_list("path", "pk")
+    )
+    entries = {entry.name: entry.object_id for entry in listing if entry.name in missing}
+    blobs = git_repository.read_blobs(repository, entries.values())
+    for path, object_id in entries.items():
+        try:
+            text = blobs[object_id].decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # not a file the reader took: written by the app's writer
+        Suite.objects.filter(pk=missing[path], source_text=None).update(source_text=text)
 
 
 def _listing(repository: Any, commit: str, folder: str) -> list[git_repository.TreeEntry]:

@@ -187,6 +187,7 @@ class _Writer:
         suite = suite_row(contents, eval_file.path, eval_file.referenced_by or "")
         suite.workspace = self.workspace
         suite.base_document = contents.header
+        suite.source_text = suite.base_source_text = eval_file.text
         if not self.dry_run:
             suite.save()
         rows = []
@@ -202,6 +203,7 @@ class _Writer:
 
     def suite(self, suite: Suite, eval_file: FoundEvalFile | None) -> None:
         """The rule for the cases of one stored suite; `eval_file` None: the files removed it."""
+        conflicts_before = len(self.report.conflicts) + len(self.report.suite_conflicts)
         if eval_file is not None:
             self._header(suite, eval_file)
         theirs = _their_cases(eval_file)
@@ -270,6 +272,9 @@ class _Writer:
         app_order: list[Token] = [(pk, case_id) for pk, case_id, *_ in rows]
         order = _order(app_order, files_order, kept_here)
         self._place(suite, order, theirs)
+        if eval_file is not None:
+            conflicts = len(self.report.conflicts) + len(self.report.suite_conflicts)
+            self._texts(suite, eval_file.text, conflicted=conflicts > conflicts_before)
         if goes:
             suite.delete()
             record_activity(
@@ -279,6 +284,22 @@ class _Writer:
                 path,
                 f"removed in {self.report.origin}",
             )
+
+    def _texts(self, suite: Suite, text: str | None, *, conflicted: bool) -> None:
+        """The file's text as it comes in: what the suite is written from from now on (the
+        cases it did not change keep its bytes), and its base unless a conflict leaves bases
+        that the text does not read as (docs/sync.md, "What is kept byte for byte")."""
+        if text is None:
+            return
+        base = None if conflicted else text
+        # A file the repository did not change keeps the text the suite is written from (an
+        # upgrade's, not yet published); a changed one is written from the repository's.
+        unchanged = text == suite.base_source_text and suite.source_text is not None
+        source = suite.source_text if unchanged else text
+        if (suite.source_text, suite.base_source_text) == (source, base):
+            return
+        Suite.objects.filter(pk=suite.pk).update(source_text=source, base_source_text=base)
+        suite.source_text, suite.base_source_text = source, base
 
     def _header(self, suite: Suite, eval_file: FoundEvalFile) -> None:
         contents = eval_file.contents

@@ -27,6 +27,7 @@ from ...formatting.workspace_files import MappingFiles, resolve_file
 from ...models import ActivityRecord, Case, Suite, Workspace
 from ..cases.editing import save_case
 from ..cases.reading import stored_cases
+from ..exports.suite_texts import suite_file_text
 from ..profiles import profile_2026, profile_of
 from ..profiles.workspace_formatter import WorkspaceFormatter
 from ..workspaces.activity import record_activity
@@ -180,7 +181,14 @@ def _apply(upgrade: SuiteUpgrade, actor: User | None) -> None:
     if suite.cases_key:
         suite.cases_key = TODAY_CASES_KEY
     suite.profile = profile_2026.PROFILE.name
-    suite.save(update_fields=["document", "cases_key", "profile", "updated_at"])
+    update_fields = ["document", "cases_key", "profile", "updated_at"]
+    if suite.source_text is not None:
+        # The one operation that may rewrite a file: its new text, with each comment of a
+        # key it keeps, is what the suite is written from next (so the next edit is small).
+        cases = [case.document for case in stored_cases(suite.cases.all())]
+        suite.source_text = suite_file_text(suite, cases)
+        update_fields.append("source_text")
+    suite.save(update_fields=update_fields)
     # Every case now formats by today's rules, changed or not.
     suite.cases.update(summary_current=False)
     count = len(upgrade.changed_cases)

@@ -1,0 +1,20 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("evals_app", "0012_workspace_pending_publish"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="suite",
+            name="source_text",
+            field=models.TextField(blank=True, default=None, null=True),
+        ),
+        migrations.AddField(
+            model_name="suite",
+            name="base_source_text",
+            field=models.TextField(blank=True, default=None, null=True),
+        ),
+    ]
