@@ -230,3 +230,21 @@ def _jsonl_writer(lines: list[str]) -> Any:
         return json.dumps(value, ensure_ascii=ascii_only, separators=separators)
 
     return dumps
+
+
+def rename_top_level_key(original: str, old: str, new: str) -> str:
+    """`original` with the top-level key `old` spelled `new` where it is written, and nothing
+    else changed; `original` when it has no such plain key (e.g. an upgrade's `evalcases:`
+    becoming `tests:`, so that the cases under it keep their lines and comments)."""
+    bom = _BOM if original.startswith(_BOM) else ""
+    body = original[len(bom) :]
+    try:
+        root = layout_of(body)
+    except LayoutError:
+        return original
+    if root is None or root.kind != "mapping":
+        return original
+    for key in root.children[::2]:
+        if key.kind == "scalar" and key.style is None and body[key.start : key.end] == old:
+            return bom + body[: key.start] + new + body[key.end :]
+    return original

@@ -18,6 +18,7 @@ from django.db import transaction
 
 from ...eval_files.case_parts import split_case
 from ...eval_files.errors import EvalFileError
+from ...eval_files.faithful_writing import rename_top_level_key
 from ...eval_files.grading_upgrade import judge_prompt_values
 from ...eval_files.judge_templates import copy_path, upgrade_judge_template
 from ...eval_files.upgrade import TODAY_CASES_KEY
@@ -178,6 +179,10 @@ def _apply(upgrade: SuiteUpgrade, actor: User | None) -> None:
     for case in upgrade.changed_cases:
         save_case(case.case, case.after, case.case.version, actor, REVISION_SUMMARY)
     suite.document = upgrade.header
+    if suite.cases_key and suite.source_text is not None:
+        # The list of cases keeps its lines (and their comments) under its new key.
+        renamed = rename_top_level_key(suite.source_text, suite.cases_key, TODAY_CASES_KEY)
+        suite.source_text = renamed
     if suite.cases_key:
         suite.cases_key = TODAY_CASES_KEY
     suite.profile = profile_2026.PROFILE.name
