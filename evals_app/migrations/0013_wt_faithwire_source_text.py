@@ -17,4 +17,9 @@ class Migration(migrations.Migration):
             name="base_source_text",
             field=models.TextField(blank=True, default=None, null=True),
         ),
+        migrations.AddField(
+            model_name="suite",
+            name="source_digest",
+            field=models.CharField(blank=True, default="", max_length=64),
+        ),
     ]

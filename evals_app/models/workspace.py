@@ -114,6 +114,9 @@ class Suite(models.Model):
     # The text as of the last import, sync or publish when the suite's bases (header and
     # cases) are what it reads as; None otherwise (made here, or a sync left a conflict).
     base_source_text = models.TextField(null=True, blank=True, default=None)
+    # faithful_writing.documents_digest of what `source_text` reads as ("": not known), so
+    # that an untouched suite is written as its text without reading the text again.
+    source_digest = models.CharField(max_length=64, blank=True, default="")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

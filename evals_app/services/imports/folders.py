@@ -21,7 +21,7 @@ from ...eval_files.json_text import encode_json
 from ...eval_files.paths import PathError, check_path, shown
 from ...formatting.workspace_files import DirectoryFiles
 from ...models import Case, Suite, Workspace, WorkspaceFile
-from ..cases.documents import suite_row
+from ..cases.documents import read_digest_of, suite_row
 from ..profiles import Summary, profile_for_file
 from ..repository import git as git_repository
 from ..repository.three_way import Incoming, SyncReport, sync_workspace_files
@@ -272,6 +272,7 @@ def _store_suites(
         suite.workspace = workspace
         suite.base_document = eval_file.contents.header
         suite.source_text = suite.base_source_text = eval_file.text
+        suite.source_digest = read_digest_of(eval_file)
         suites.append(suite)
     Suite.objects.bulk_create(suites, batch_size=SUITE_BATCH)
     rows: list[tuple[object, ...]] = []

@@ -37,7 +37,8 @@ class PendingPublish:
     cases: list[BaseChange] = field(default_factory=list)
     suites: list[BaseChange] = field(default_factory=list)
     files: list[BaseChange] = field(default_factory=list)
-    # (suite, [source_text, base_source_text] before, after): the texts suites are written from
+    # (suite, [source_text, base_source_text, source_digest] before, after): what suites are
+    # written from
     texts: list[BaseChange] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
@@ -134,7 +135,7 @@ def _undo(workspace_pk: int, pending: PendingPublish) -> None:
                     model.objects.filter(pk=pk).update(**{column: before})
         for pk, before, after in pending.texts:
             Suite.objects.filter(pk=pk, source_text=after[0], base_source_text=after[1]).update(
-                source_text=before[0], base_source_text=before[1]
+                source_text=before[0], base_source_text=before[1], source_digest=before[2]
             )
         locked.base_commit = pending.base
         locked.repository_branch = pending.previous_branch

@@ -8,6 +8,7 @@ are never touched, and a branch is only ever moved forward (docs/sync.md, "Publi
 from __future__ import annotations
 
 import hashlib
+import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,10 +16,13 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import models, transaction
+from django.db.models import TextField
+from django.db.models.functions import Cast
 
 from ...eval_files.dialects import referenced_file
 from ...eval_files.discovery import discover_tree
 from ...eval_files.file_trees import MappingTree
+from ...eval_files.json_text import decode_json
 from ...models import (
     Case,
     ReviewEvent,
@@ -28,6 +32,7 @@ from ...models import (
     WorkspaceFile,
 )
 from ..exports.exporting import exported_texts
+from ..exports.suite_texts import read_digest, untouched_since_base
 from . import git as git_repository
 from . import pending_publish
 from .pending_publish import PendingPublish
@@ -151,14 +156,15 @@ def _prepare(
         )
     result = PublishResult(branch=branch, created_branch=tip is None)
     prepared = _Prepared(result, fingerprint, base)
-    published = _Published(approved_only)
     listing = _listing(repository, base, workspace.repository_folder)
     _read_source_texts(repository, workspace, listing)
+    # A suite still as of the base needs no writing, nor its cases reading (suite_texts.py).
+    published = _Published(approved_only, untouched_since_base(workspace))
     # Each suite is written from its text as read (suite_texts.py): what did not change
     # keeps the repository's bytes, and a commit shows the team's changes, not a reformatting.
     texts = dict(exported_texts(workspace, published.documents_of))
     kept = set(workspace.files.filter(base_text=models.F("text")).values_list("path", flat=True))
-    changes = _changes(repository, workspace, listing, texts, kept)
+    changes = _changes(repository, workspace, listing, texts, kept | published.untouched)
     base_tree = git_repository.tree_of(repository, base)
     tree = git_repository.write_tree(repository, base_tree, changes)
     result.changed = published.changed()
@@ -197,7 +203,11 @@ def _record(workspace: Workspace, prepared: _Prepared) -> bool:
 
 
 def workspace_fingerprint(workspace_pk: int) -> str:
-    """A digest of every row a publish reads: the workspace, its suites, cases and files."""
+    """A digest of every row a publish reads: the workspace, its suites, cases and files.
+
+    Every column is read as the text the database holds, not converted: decoding (and
+    printing) every document of a large workspace, twice a publish, was most of its time.
+    """
     digest = hashlib.sha256()
     for model, owner in (
         (Workspace, "pk"),
@@ -206,27 +216,36 @@ def workspace_fingerprint(workspace_pk: int) -> str:
         (WorkspaceFile, "workspace_id"),
     ):
         # The workspace's own `updated_at` changes with the publish's own bookkeeping.
-        columns = [
+        names = [
             f.attname
             for f in model._meta.concrete_fields
             if (f.name, model) != ("updated_at", Workspace)
         ]
-        rows = model.objects.filter(**{owner: workspace_pk}).order_by("pk")
-        for row in rows.values_list(*columns).iterator(chunk_size=2000):
-            digest.update(repr(row).encode())
+        as_text = {f"text_{name}": Cast(name, TextField()) for name in names}
+        rows = model.objects.filter(**{owner: workspace_pk}).order_by("pk").annotate(**as_text)
+        for row in rows.values_list(*as_text).iterator(chunk_size=2000):
+            for value in row:
+                if value is None:
+                    digest.update(b"n")
+                else:
+                    digest.update(b"s%d:" % len(value))
+                    digest.update(value.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 
 class _Published:
     """Chooses each case's published document, and remembers what it chose."""
 
-    def __init__(self, approved_only: bool) -> None:
+    def __init__(self, approved_only: bool, untouched: set[str]) -> None:
         self.approved_only = approved_only
+        self.untouched = untouched  # paths of suites as of the base: not written
         self.bases: list[tuple[int, dict[Any, Any]]] = []  # (case pk, published document)
         self._changed: list[tuple[int, str, str]] = []  # (case pk, suite path, case id)
         self.suites: list[int] = []
 
     def documents_of(self, suite: Suite) -> Iterator[dict[Any, Any]] | None:
+        if suite.path in self.untouched:
+            return None
         rows = list(
             suite.cases.order_by("position").values_list(
                 "pk", "case_id", "document", "base_document", "status"
@@ -291,12 +310,14 @@ class _Published:
                 pending.suites.append((suite.pk, suite.base_document, suite.document))
             # The text published is what the suite is written from from now on, and its base.
             written = texts.get(suite.path)
-            held = [suite.source_text, suite.base_source_text]
-            if written is not None and held != [written, written]:
-                Suite.objects.filter(pk=suite.pk).update(
-                    source_text=written, base_source_text=written
-                )
-                pending.texts.append((suite.pk, held, [written, written]))
+            held = [suite.source_text, suite.base_source_text, suite.source_digest]
+            if written is None or held[:2] == [written, written]:
+                continue
+            now = [written, written, read_digest(written, suite.file_format)]
+            Suite.objects.filter(pk=suite.pk).update(
+                source_text=now[0], base_source_text=now[1], source_digest=now[2]
+            )
+            pending.texts.append((suite.pk, held, now))
         for row in WorkspaceFile.objects.filter(workspace=workspace):
             if row.base_text != texts.get(row.path, row.base_text):
                 WorkspaceFile.objects.filter(pk=row.pk).update(base_text=texts[row.path])
@@ -311,12 +332,13 @@ def _changes(
     kept: set[str],
 ) -> dict[str, str | None]:
     """Blob ids by repository path: every exported file whose bytes differ from the base's,
-    and None for each eval file of the base that the workspace no longer has. A stored file
-    `kept` (unchanged since the base) keeps its bytes."""
+    and None for each eval file of the base that the workspace no longer has. A file `kept`
+    (a stored file or a suite unchanged since the base) keeps its bytes."""
     prefix = f"{workspace.repository_folder}/" if workspace.repository_folder else ""
     existing = {entry.name: entry.object_id for entry in listing}
+    present = texts.keys() | kept
     changes: dict[str, str | None] = {
-        prefix + path: None for path in _eval_files_gone(repository, workspace, listing, texts)
+        prefix + path: None for path in _eval_files_gone(repository, workspace, listing, present)
     }
     for path, text in texts.items():
         if path in kept and path in existing:
@@ -332,9 +354,10 @@ def _eval_files_gone(
     repository: Path,
     workspace: Workspace,
     listing: list[git_repository.TreeEntry],
-    texts: dict[str, str],
+    present: set[str],
 ) -> list[str]:
-    """The eval files (and files of cases) of the base that the workspace no longer has.
+    """The eval files (and files of cases) of the base that the workspace no longer has
+    (`present`: the paths it has).
 
     Only the base's files that the export does not write can be such files, and they are
     few: only those are read (discovered as a sync discovers a commit), not the repository.
@@ -342,7 +365,7 @@ def _eval_files_gone(
     candidates = {
         entry.name: entry
         for entry in listing
-        if entry.name not in texts and entry.mode != SYMBOLIC_LINK_MODE
+        if entry.name not in present and entry.mode != SYMBOLIC_LINK_MODE
     }
     if not candidates:
         return []
@@ -353,14 +376,19 @@ def _eval_files_gone(
 
     tree = MappingTree({path: entry.size or 0 for path, entry in candidates.items()}, load)
     gone = [eval_file.path for eval_file in discover_tree(tree).eval_files]
+    remaining = candidates.keys() - set(gone)
+    # A reference names the file: only a base that holds a remaining file's name is decoded.
+    names = {posixpath.basename(path) for path in remaining}
+    suites = workspace.suites.exclude(base_document=None).annotate(
+        text=Cast("base_document", TextField())
+    )
     referenced = {
         referenced_file(path, entry)
-        for path, key, header in workspace.suites.exclude(base_document=None).values_list(
-            "path", "cases_key", "base_document"
-        )
-        for entry in _references(header, key)
+        for path, key, text in suites.values_list("path", "cases_key", "text")
+        if any(name in text for name in names)
+        for entry in _references(decode_json(text), key)
     }
-    return gone + sorted(referenced & candidates.keys() - set(gone))
+    return gone + sorted(referenced & remaining)
 
 
 def _references(header: Any, cases_key: str) -> list[str]:

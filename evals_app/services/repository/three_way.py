@@ -18,7 +18,7 @@ from ...eval_files.case_parts import CaseParts
 from ...eval_files.dialects import ID_KEYS
 from ...eval_files.discovery import FoundEvalFile
 from ...models import ActivityRecord, Case, Suite, Workspace, WorkspaceFile
-from ..cases.documents import case_row, suite_row
+from ..cases.documents import case_row, read_digest_of, suite_row
 from ..cases.positions import FAR
 from ..cases.summaries import mark_workspace_stale
 from ..review.revisions import ensure_base_revision, record_revision
@@ -188,6 +188,7 @@ class _Writer:
         suite.workspace = self.workspace
         suite.base_document = contents.header
         suite.source_text = suite.base_source_text = eval_file.text
+        suite.source_digest = read_digest_of(eval_file)
         if not self.dry_run:
             suite.save()
         rows = []
@@ -274,7 +275,7 @@ class _Writer:
         self._place(suite, order, theirs)
         if eval_file is not None:
             conflicts = len(self.report.conflicts) + len(self.report.suite_conflicts)
-            self._texts(suite, eval_file.text, conflicted=conflicts > conflicts_before)
+            self._texts(suite, eval_file, conflicted=conflicts > conflicts_before)
         if goes:
             suite.delete()
             record_activity(
@@ -285,21 +286,30 @@ class _Writer:
                 f"removed in {self.report.origin}",
             )
 
-    def _texts(self, suite: Suite, text: str | None, *, conflicted: bool) -> None:
+    def _texts(self, suite: Suite, eval_file: FoundEvalFile, *, conflicted: bool) -> None:
         """The file's text as it comes in: what the suite is written from from now on (the
         cases it did not change keep its bytes), and its base unless a conflict leaves bases
         that the text does not read as (docs/sync.md, "What is kept byte for byte")."""
+        text = eval_file.text
         if text is None:
             return
         base = None if conflicted else text
         # A file the repository did not change keeps the text the suite is written from (an
         # upgrade's, not yet published); a changed one is written from the repository's.
-        unchanged = text == suite.base_source_text and suite.source_text is not None
-        source = suite.source_text if unchanged else text
-        if (suite.source_text, suite.base_source_text) == (source, base):
+        if text == suite.base_source_text and suite.source_text is not None:
+            source, digest = suite.source_text, suite.source_digest
+        else:
+            source, digest = text, read_digest_of(eval_file)
+        if (suite.source_text, suite.base_source_text, suite.source_digest) == (
+            source,
+            base,
+            digest,
+        ):
             return
-        Suite.objects.filter(pk=suite.pk).update(source_text=source, base_source_text=base)
-        suite.source_text, suite.base_source_text = source, base
+        Suite.objects.filter(pk=suite.pk).update(
+            source_text=source, base_source_text=base, source_digest=digest
+        )
+        suite.source_text, suite.base_source_text, suite.source_digest = source, base, digest
 
     def _header(self, suite: Suite, eval_file: FoundEvalFile) -> None:
         contents = eval_file.contents

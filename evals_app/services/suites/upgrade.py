@@ -28,7 +28,7 @@ from ...formatting.workspace_files import MappingFiles, resolve_file
 from ...models import ActivityRecord, Case, Suite, Workspace
 from ..cases.editing import save_case
 from ..cases.reading import stored_cases
-from ..exports.suite_texts import suite_file_text
+from ..exports.suite_texts import read_digest, suite_file_text
 from ..profiles import profile_2026, profile_of
 from ..profiles.workspace_formatter import WorkspaceFormatter
 from ..workspaces.activity import record_activity
@@ -192,7 +192,8 @@ def _apply(upgrade: SuiteUpgrade, actor: User | None) -> None:
         # key it keeps, is what the suite is written from next (so the next edit is small).
         cases = [case.document for case in stored_cases(suite.cases.all())]
         suite.source_text = suite_file_text(suite, cases)
-        update_fields.append("source_text")
+        suite.source_digest = read_digest(suite.source_text, suite.file_format)
+        update_fields += ["source_text", "source_digest"]
     suite.save(update_fields=update_fields)
     # Every case now formats by today's rules, changed or not.
     suite.cases.update(summary_current=False)
