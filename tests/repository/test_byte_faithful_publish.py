@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from evals_app.eval_files.reading import EvalFileContents, read_eval_file
-from evals_app.models import Suite, Workspace
+from evals_app.models import Case, Suite, Workspace
+from evals_app.services.cases.list_changes import delete_case, move_case
 from evals_app.services.repository.publishing import publish_workspace
 from tests.api.api_calls import ApiClient
 from tests.conftest import EXAMPLES
@@ -161,3 +162,33 @@ def test_a_crlf_file_with_a_bom_keeps_both_when_a_case_is_published(tmp_path: Pa
     assert commit is not None
     written = committed_text(repo, commit, "evals/a.eval.yaml")
     assert written == text.replace("Bye?", "Bye?" + EDIT_SUFFIX)
+
+
+@pytest.mark.parametrize("change", ["delete", "move"])
+def test_a_deleted_or_moved_case_is_published_in_a_file_otherwise_untouched(
+    tmp_path: Path, change: str
+) -> None:
+    text = (
+        "# notes\ntests:\n  # first\n  - id: one\n    input: One?\n"
+        "  # second\n  - id: two\n    input: Two?\n  - id: three\n    input: Three?\n"
+    )
+    repo = repository(tmp_path / "repo")
+    repo.commit({"evals/a.eval.yaml": text, "evals/b.eval.yaml": text}, "evals")
+    workspace = linked_workspace(repo)
+    case = Case.objects.get(suite__path="evals/a.eval.yaml", case_id="two")
+    if change == "delete":
+        delete_case(case)
+    else:
+        move_case(case, "up")
+
+    commit = publish_workspace(workspace, "main").commit
+
+    assert commit is not None
+    assert changed_paths(repo, f"{commit}^", commit) == ["evals/a.eval.yaml"]
+    written = committed_text(repo, commit, "evals/a.eval.yaml")
+    second = "  # second\n  - id: two\n    input: Two?\n"
+    first = "  # first\n  - id: one\n    input: One?\n"
+    if change == "delete":
+        assert written == text.replace(second, "")
+    else:
+        assert written == text.replace(first + second, second + first)

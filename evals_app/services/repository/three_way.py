@@ -21,6 +21,7 @@ from ...models import ActivityRecord, Case, Suite, Workspace, WorkspaceFile
 from ..cases.documents import case_row, read_digest_of, suite_row
 from ..cases.positions import FAR
 from ..cases.summaries import mark_workspace_stale
+from ..exports.suite_texts import untouched_since_base
 from ..review.revisions import ensure_base_revision, record_revision
 from ..review.workflow import dismiss_approval_on_edit
 from ..workspaces.activity import record_activity
@@ -129,10 +130,16 @@ def sync_workspace_files(
         writer = _Writer(workspace, report, actor, dry_run)
         writer.files(incoming.file_texts)
         suites = {suite.path: suite for suite in workspace.suites.select_for_update()}
+        untouched = untouched_since_base(workspace)
         for eval_file in incoming.eval_files:
             suite = suites.pop(eval_file.path, None)
             if suite is None:
                 writer.new_suite(eval_file)
+            elif suite.path in untouched and eval_file.text == suite.base_source_text:
+                # Neither side changed the file since the base: every case is unchanged,
+                # which the rule would find case by case (docs/sync.md).
+                for parts in eval_file.contents.parts:
+                    report.add(CaseOutcome(UNCHANGED, suite.path, parts.case_id))
             else:
                 writer.suite(suite, eval_file)
         if incoming.complete:
