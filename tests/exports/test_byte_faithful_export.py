@@ -11,6 +11,7 @@ import pytest
 from evals_app.eval_files.writing import eval_file_text
 from evals_app.models import Workspace
 from evals_app.services.cases.editing import save_case
+from evals_app.services.exports import suite_texts
 from evals_app.services.exports.exporting import export_workspace
 from evals_app.services.imports.folders import import_workspace
 from evals_app.services.imports.zip_import import import_zip
@@ -134,3 +135,23 @@ def test_a_suite_made_in_the_app_is_written_by_the_apps_writer(tmp_path: Path) -
     suite = workspace.suites.get(path="evals/new.eval.yaml")
     expected = eval_file_text(suite.file_format, suite.document, suite.cases_key, [])
     assert exported["evals/new.eval.yaml"] == expected.encode()
+
+
+def test_an_untouched_suite_is_copied_without_reading_its_text_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = write_files(tmp_path / "awkward", AWKWARD_FILES)
+    workspace = import_workspace(root, "awkward").workspace
+    rewritten: list[str] = []
+
+    def rewrite(original: str, *rest: object) -> str:
+        rewritten.append(original)
+        return original
+
+    monkeypatch.setattr(suite_texts, "rewrite_eval_file", rewrite)
+    exported_bytes(workspace, tmp_path / "untouched")
+    case = workspace.suites.get(path="evals/cases.jsonl").cases.get(case_id="j2")
+    save_case(case, {**case.document, "input": "C?"}, case.version, None)
+    exported_bytes(workspace, tmp_path / "edited")
+
+    assert rewritten == [(root / "evals/cases.jsonl").read_text()]
