@@ -14,6 +14,7 @@ import pytest
 
 from evals_app.eval_files.reading import EvalFileContents, read_eval_file
 from evals_app.models import Case, Suite, Workspace
+from evals_app.services.cases.editing import save_case
 from evals_app.services.cases.list_changes import delete_case, move_case
 from evals_app.services.repository.publishing import publish_workspace
 from tests.api.api_calls import ApiClient
@@ -192,3 +193,21 @@ def test_a_deleted_or_moved_case_is_published_in_a_file_otherwise_untouched(
         assert written == text.replace(second, "")
     else:
         assert written == text.replace(first + second, second + first)
+
+
+def test_a_suite_imported_before_texts_were_kept_is_written_from_its_base_commits_text(
+    tmp_path: Path,
+) -> None:
+    text = "# notes\ntests:\n  - id: one   # first\n    input: 'One?'\n"
+    text += "  - id: two\n    input: Two?\n"
+    repo = repository(tmp_path / "repo")
+    repo.commit({"evals/a.eval.yaml": text}, "evals")
+    workspace = linked_workspace(repo)
+    Suite.objects.update(source_text=None, base_source_text=None, source_digest="")
+    case = Case.objects.get(case_id="two")
+    save_case(case, {**case.document, "input": "Deux?"}, case.version, None)
+
+    commit = publish_workspace(workspace, "main").commit
+
+    assert commit is not None
+    assert committed_text(repo, commit, "evals/a.eval.yaml") == text.replace("Two?", "Deux?")

@@ -88,6 +88,7 @@ def publish_workspace(
     repository = repository_of(workspace)
     check_publish_branch(repository, branch)
     pending_publish.settle(workspace)
+    _read_source_texts(repository, workspace)
     for _ in range(ATTEMPTS):
         prepared = _prepare(repository, workspace.pk, branch, approved_only, message, actor)
         if prepared.pending is None:
@@ -157,7 +158,6 @@ def _prepare(
     result = PublishResult(branch=branch, created_branch=tip is None)
     prepared = _Prepared(result, fingerprint, base)
     listing = _listing(repository, base, workspace.repository_folder)
-    _read_source_texts(repository, workspace, listing)
     # A suite still as of the base needs no writing, nor its cases reading (suite_texts.py).
     published = _Published(approved_only, untouched_since_base(workspace))
     # Each suite is written from its text as read (suite_texts.py): what did not change
@@ -399,17 +399,19 @@ def _references(header: Any, cases_key: str) -> list[str]:
     return [entry for entry in entries or () if isinstance(entry, str)]
 
 
-def _read_source_texts(
-    repository: Path, workspace: Workspace, listing: list[git_repository.TreeEntry]
-) -> None:
+def _read_source_texts(repository: Path, workspace: Workspace) -> None:
     """Give each suite that came from the repository without its text as read (imported
-    before texts were kept) the text it has at the base, so that it is written from it."""
+    before texts were kept) the text it has at the base, so that it is written from it.
+    (Done before a publish reads the workspace: it changes rows the publish reads.)"""
     missing = dict(
         workspace.suites.filter(source_text=None)
         .exclude(base_document=None)
         .exclude(file_format="csv")
         .values_list("path", "pk")
     )
+    if not missing:
+        return
+    listing = _listing(repository, workspace.base_commit, workspace.repository_folder)
     entries = {entry.name: entry.object_id for entry in listing if entry.name in missing}
     blobs = git_repository.read_blobs(repository, entries.values())
     for path, object_id in entries.items():
