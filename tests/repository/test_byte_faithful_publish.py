@@ -211,3 +211,16 @@ def test_a_suite_imported_before_texts_were_kept_is_written_from_its_base_commit
 
     assert commit is not None
     assert committed_text(repo, commit, "evals/a.eval.yaml") == text.replace("Two?", "Deux?")
+
+
+def test_an_uncommitted_change_a_linked_import_read_is_published(tmp_path: Path) -> None:
+    text = "tests:\n  - id: one\n    input: One?\n"
+    repo = repository(tmp_path / "repo")
+    repo.commit({"evals/a.eval.yaml": text}, "evals")
+    (repo.path / "evals/a.eval.yaml").write_text(text.replace("One?", "Uno?"))
+    workspace = linked_workspace(repo)
+
+    commit = publish_workspace(workspace, "main").commit
+
+    assert commit is not None
+    assert committed_text(repo, commit, "evals/a.eval.yaml") == text.replace("One?", "Uno?")

@@ -159,7 +159,7 @@ def _prepare(
     prepared = _Prepared(result, fingerprint, base)
     listing = _listing(repository, base, workspace.repository_folder)
     # A suite still as of the base needs no writing, nor its cases reading (suite_texts.py).
-    published = _Published(approved_only, untouched_since_base(workspace))
+    published = _Published(approved_only, _still_at_base(workspace, listing))
     # Each suite is written from its text as read (suite_texts.py): what did not change
     # keeps the repository's bytes, and a commit shows the team's changes, not a reformatting.
     texts = dict(exported_texts(workspace, published.documents_of))
@@ -348,6 +348,22 @@ def _changes(
             continue
         changes[prefix + path] = git_repository.write_blob(repository, content)
     return changes
+
+
+def _still_at_base(workspace: Workspace, listing: list[git_repository.TreeEntry]) -> set[str]:
+    """The suites untouched since their base text (`untouched_since_base`) whose base text is
+    the base commit's file, byte for byte (a linked import reads the work tree, which may
+    hold changes never committed: those are published)."""
+    untouched = untouched_since_base(workspace)
+    existing = {entry.name: entry.object_id for entry in listing}
+    texts = workspace.suites.filter(path__in=untouched).values_list("path", "base_source_text")
+    return {
+        path
+        for path, text in texts.iterator(chunk_size=500)
+        if text is not None
+        and path in existing
+        and existing[path] == _blob_id(text.encode("utf-8"), len(existing[path]))
+    }
 
 
 def _eval_files_gone(
