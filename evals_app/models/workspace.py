@@ -125,6 +125,9 @@ class Suite(models.Model):
             models.UniqueConstraint(fields=["workspace", "path"], name="unique_suite_path")
         ]
 
+    # The columns that hold whole files: a page that lists suites leaves them unread.
+    TEXTS = ("source_text", "base_source_text")
+
     def __str__(self) -> str:
         return self.path
 

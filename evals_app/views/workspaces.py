@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ..eval_files.dialects import CONFIG_PATH
 from ..forms import CheckoutFolderForm, FileForm, MemberForm, PatternsForm, SuiteForm, UploadForm
-from ..models import Membership
+from ..models import Membership, Suite
 from ..permissions import (
     Capability,
     WorkspaceAccess,
@@ -131,7 +131,9 @@ def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
     configs = workspace_configs(workspace)
     files = file_rows(workspace, configs)
     counts = status_counts(workspace)
-    suites = list(workspace.suites.annotate(case_count=Count("cases")).order_by("path"))
+    suites = list(
+        workspace.suites.defer(*Suite.TEXTS).annotate(case_count=Count("cases")).order_by("path")
+    )
     members = list(workspace.memberships.select_related("user").order_by("user__username"))
     return {
         "workspace": workspace,
