@@ -8,13 +8,13 @@ the commit through git, parsing it and comparing each case with its base.
 from __future__ import annotations
 
 import io
-import subprocess
 import time
 
 from tests.workload.generate import GeneratedWorkspace
 
 from .figures import Figure, at_most, progress, report
 from .measure_files import parse_floor
+from .measure_repository import link_repository
 
 SYNC_RATIO = 2.0
 
@@ -23,25 +23,7 @@ def measure_sync(workspace: GeneratedWorkspace, name: str) -> list[Figure]:
     """Commit the workspace folder, link `name` (imported from it) and time a sync of it."""
     from django.core.management import call_command
 
-    from evals_app.models import Workspace
-
-    def git(*arguments: str) -> str:
-        return subprocess.run(
-            ["git", "-C", str(workspace.root), *arguments],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
-
-    git("init", "-q", "-b", "main")
-    git("add", "-A")
-    git("-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-qm", "bench")
-    Workspace.objects.filter(name=name).update(
-        repository_path=str(workspace.root.resolve()),
-        repository_folder="",
-        repository_branch="main",
-        base_commit=git("rev-parse", "HEAD"),
-    )
+    link_repository(workspace, name)
     progress(f"syncing {workspace.cases} unchanged cases")
     floors, runs = [parse_floor(workspace)], []
     for _ in range(2):

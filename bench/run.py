@@ -30,6 +30,7 @@ from .measure_files import (
 )
 from .measure_pages import measure_pages
 from .measure_patterns import measure_patterns
+from .measure_repository import measure_repository
 from .measure_sync import measure_sync
 from .measure_web import measure_web
 
@@ -120,6 +121,7 @@ def _run(folder: Path, sizes: Sizes, seed: int, settings: str, *, browser: bool)
         measured = measure_import_and_export(generated, name, folder / "out" / name)
         figures += report_files(generated, *measured)
     figures += measure_sync(workspace, WORKSPACE)
+    figures += measure_repository(text_heavy, TEXT_HEAVY_WORKSPACE)
     join(WORKSPACE)
     import_workspace(small, SMALL_WORKSPACE)
     figures += measure_export_memory(

@@ -36,6 +36,9 @@ class FoundEvalFile:
     path: str
     contents: EvalFileContents
     referenced_by: str | None = None
+    # The file's bytes decoded from UTF-8 and nothing else (BOM and line endings kept): what
+    # writing it back starts from (faithful_writing.py).
+    text: str | None = None
 
 
 @dataclass
@@ -152,7 +155,7 @@ def _read_candidate(tree: FileTree, relative: str, found: Discovery, *, forced: 
     except EvalFileError as error:
         found.errors.append(error.located(relative))
         return
-    found.eval_files.append(FoundEvalFile(relative, contents))
+    found.eval_files.append(FoundEvalFile(relative, contents, text=_as_read(source)))
 
 
 def _skip_reason(error: EvalFileError, path: str) -> str:
@@ -185,12 +188,15 @@ def _follow_references(tree: FileTree, found: Discovery) -> None:
             if file_format == "yaml":
                 file_format = "yaml-list"
             try:
-                contents = read_eval_file(tree.read(path), file_format=file_format)
+                source = tree.read(path)
+                contents = read_eval_file(source, file_format=file_format)
             except EvalFileError as error:
                 found.errors.append(error.located(path))
                 continue
             known.add(path)
-            found.eval_files.append(FoundEvalFile(path, contents, referenced_by=eval_file.path))
+            found.eval_files.append(
+                FoundEvalFile(path, contents, eval_file.path, text=_as_read(source))
+            )
             found.skipped = [(skipped, why) for skipped, why in found.skipped if skipped != path]
 
 
@@ -232,14 +238,26 @@ def _read_case_folder(
     for name, path in case_files:
         if path in known:
             continue
+        source = tree.read(path)
         try:
-            contents = read_eval_file(tree.read(path), file_format="yaml-case", default_id=name)
+            contents = read_eval_file(source, file_format="yaml-case", default_id=name)
         except EvalFileError as error:
             found.errors.append(error.located(path))
             continue
         known.add(path)
-        found.eval_files.append(FoundEvalFile(path, contents, referenced_by=referrer))
+        found.eval_files.append(
+            FoundEvalFile(path, contents, referenced_by=referrer, text=_as_read(source))
+        )
         found.skipped = [(skipped, why) for skipped, why in found.skipped if skipped != path]
+
+
+def _as_read(source: bytes) -> str | None:
+    """The file's text exactly as read; None when it is no UTF-8 (only a CSV file can be:
+    the reader refuses any other)."""
+    try:
+        return source.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _reference_problem(tree: FileTree, path: str, target: str) -> str | None:

@@ -12,8 +12,10 @@ app's own writer (writing.py).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from .errors import EvalFileError
@@ -60,6 +62,22 @@ def rewrite_eval_file(
     # Nothing the file's own text allows holds the documents; the app's writer does (or, for
     # documents no file could hold, comes nearest).
     return bom + eval_file_text(file_format, header, cases_key, cases)
+
+
+def documents_digest(header: dict[Any, Any], cases: list[dict[Any, Any]]) -> str:
+    """A digest of the documents a text reads as (its header and cases, as JSON): the same
+    digest later says they are still what it reads as, without reading it again."""
+    return json_digest(encode_json(header), (encode_json(case) for case in cases))
+
+
+def json_digest(header_json: str, case_jsons: Iterable[str]) -> str:
+    """`documents_digest` of documents given as their JSON text (`encode_json`'s, as the
+    database holds them): nothing is decoded."""
+    digest = hashlib.sha256(header_json.encode("utf-8", "surrogatepass"))
+    for case_json in case_jsons:
+        digest.update(b"\n")
+        digest.update(case_json.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def _attempts(
@@ -240,3 +258,21 @@ def _jsonl_writer(lines: list[str]) -> Any:
         return json.dumps(value, ensure_ascii=ascii_only, separators=separators)
 
     return dumps
+
+
+def rename_top_level_key(original: str, old: str, new: str) -> str:
+    """`original` with the top-level key `old` spelled `new` where it is written, and nothing
+    else changed; `original` when it has no such plain key (e.g. an upgrade's `evalcases:`
+    becoming `tests:`, so that the cases under it keep their lines and comments)."""
+    bom = _BOM if original.startswith(_BOM) else ""
+    body = original[len(bom) :]
+    try:
+        root = layout_of(body)
+    except LayoutError:
+        return original
+    if root is None or root.kind != "mapping":
+        return original
+    for key in root.children[::2]:
+        if key.kind == "scalar" and key.style is None and body[key.start : key.end] == old:
+            return bom + body[: key.start] + new + body[key.end :]
+    return original

@@ -143,7 +143,8 @@ def _decode(source: bytes | str) -> str:
     if isinstance(source, str):
         if len(source) > MAX_BYTES:
             raise EvalFileError(f"file is larger than the limit of {MAX_BYTES // 2**20} MiB")
-        return source
+        # A stored text keeps the file's BOM (it is written back as read); it is no content.
+        return source.removeprefix("\ufeff")
     if len(source) > MAX_BYTES:
         raise EvalFileError(f"file is larger than the limit of {MAX_BYTES // 2**20} MiB")
     try:

@@ -107,6 +107,16 @@ class Suite(models.Model):
     referenced_by = models.CharField(max_length=1000, blank=True, default="")
     # The top-level mapping as of the last import, sync or publish; None for a suite made here.
     base_document = OrderedJSONField(null=True, blank=True, default=None)
+    # The file's text as read (UTF-8, BOM and line endings kept), that writing starts from so
+    # that what did not change keeps its bytes (docs/formats.md, "Round trip"); None for a
+    # suite made in the app, written by the app's own writer.
+    source_text = models.TextField(null=True, blank=True, default=None)
+    # The text as of the last import, sync or publish when the suite's bases (header and
+    # cases) are what it reads as; None otherwise (made here, or a sync left a conflict).
+    base_source_text = models.TextField(null=True, blank=True, default=None)
+    # faithful_writing.documents_digest of what `source_text` reads as ("": not known), so
+    # that an untouched suite is written as its text without reading the text again.
+    source_digest = models.CharField(max_length=64, blank=True, default="")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -114,6 +124,9 @@ class Suite(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["workspace", "path"], name="unique_suite_path")
         ]
+
+    # The columns that hold whole files: a page that lists suites leaves them unread.
+    TEXTS = ("source_text", "base_source_text")
 
     def __str__(self) -> str:
         return self.path

@@ -46,7 +46,7 @@ def repository_check(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     except REFUSALS as error:
         messages.error(request, f"The repository could not be read: {error}")
         return redirect(workspace)
-    suites = {suite.path: suite for suite in workspace.suites.all()}
+    suites = {suite.path: suite for suite in workspace.suites.defer(*Suite.TEXTS)}
     formatter = WorkspaceFormatter(workspace)
     shown = report.outcomes[:MAX_DIFFS]
     context: dict[str, Any] = {

@@ -143,7 +143,9 @@ def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
     configs = workspace_configs(workspace)
     files = file_rows(workspace, configs)
     counts = status_counts(workspace)
-    suites = list(workspace.suites.annotate(case_count=Count("cases")).order_by("path"))
+    suites = list(
+        workspace.suites.defer(*Suite.TEXTS).annotate(case_count=Count("cases")).order_by("path")
+    )
     members = list(workspace.memberships.select_related("user").order_by("user__username"))
     return {
         "workspace": workspace,

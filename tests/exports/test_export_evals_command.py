@@ -12,10 +12,11 @@ import toon_format
 from django.core.management import call_command, execute_from_command_line
 from django.db import connections
 
-from evals_app.eval_files import writing
 from evals_app.eval_files.reading import read_eval_file
 from evals_app.formatting.profile_2025.formatter import format_case
 from evals_app.formatting.workspace_files import DirectoryFiles
+from evals_app.models import Suite
+from evals_app.services.exports import batches
 from evals_app.services.imports.folders import import_workspace
 from tests.factories import write_files
 
@@ -213,15 +214,15 @@ def test_interrupted_export_keeps_previous_files_and_leaves_no_temporary_file(
 
     calls = 0
 
-    def failing_dump_yaml(data: Any) -> str:
+    def failing_suite_file_text(suite: Suite, cases: list[dict[Any, Any]]) -> str:
         nonlocal calls
         calls += 1
         if calls == 5:
             raise KeyboardInterrupt
-        return original(data)
+        return original(suite, cases)
 
-    original = writing.dump_yaml
-    monkeypatch.setattr(writing, "dump_yaml", failing_dump_yaml)
+    original = batches.suite_file_text
+    monkeypatch.setattr(batches, "suite_file_text", failing_suite_file_text)
     with pytest.raises(KeyboardInterrupt):
         call_command("export_evals", "--out", str(tmp_path))
 

@@ -109,7 +109,6 @@ class Command(BaseCommand):
                         f"{len(summary.warnings)} warnings"
                     )
                 )
-        self.stdout.write("Note: YAML comments are not kept; exported files have none.")
         if check and warnings:
             raise CommandError(f"--check: {warnings} formatting warnings")
 

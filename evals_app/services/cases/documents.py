@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...eval_files.case_parts import CaseParts, split_case
+from ...eval_files.discovery import FoundEvalFile
+from ...eval_files.faithful_writing import documents_digest
 from ...eval_files.reading import EvalFileContents
 from ...models import Case, Suite
 from ..profiles import profile_for_file
@@ -18,6 +20,13 @@ def case_row(document: dict[Any, Any], position: int, parts: CaseParts | None = 
     """An unsaved Case row for a validated case mapping."""
     parts = parts if parts is not None else split_case(document)
     return Case(position=position, case_id=parts.case_id, document=document)
+
+
+def read_digest_of(eval_file: FoundEvalFile) -> str:
+    """The digest of what the file's text reads as: its documents ("" without a text)."""
+    if eval_file.text is None:
+        return ""
+    return documents_digest(eval_file.contents.header, eval_file.contents.cases)
 
 
 def suite_row(contents: EvalFileContents, path: str, referenced_by: str = "") -> Suite:

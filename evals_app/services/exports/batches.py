@@ -18,7 +18,7 @@ import gc
 import json
 import os
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_all_start_methods, get_context
@@ -29,7 +29,6 @@ import orjson
 from django.db import connections
 
 from ...eval_files.json_text import decode_json
-from ...eval_files.writing import case_text, eval_file_pieces
 from ...formatting.profile_2025.formatter import Mode
 from ...models import Suite
 from ..cases.reading import CHUNK_SIZE
@@ -41,6 +40,7 @@ from .files import (
     temporary_bytes,
     write_temporary,
 )
+from .suite_texts import suite_file_text
 
 # The cases of one batch, read with one query. In one process a batch is only the unit of
 # reading. Worker processes take a batch at a time, and smaller batches let them end closer
@@ -69,13 +69,13 @@ class ExportWork:
 @dataclass
 class SuiteSlice:
     """What a batch holds of one suite: its cases' count, and either its file, written, or,
-    when the suite's cases span batches, each case written as its file writes it (none for a
-    stored file)."""
+    when the suite's cases span batches, the JSON text of each case (none for a stored file),
+    for the export to write the file from."""
 
     suite: int  # index in ExportWork.suites
     cases: int
     file: TemporaryFile | None = None
-    case_texts: list[str] = field(default_factory=list)
+    case_texts: list[str] = field(default_factory=list)  # JSON, as read from the database
 
 
 @dataclass
@@ -126,9 +126,10 @@ def format_batch(
                 result.stored_files.append(write_temporary(work.folder.target(path), [text]))
         for index, texts, whole in batch.cases:
             suite = work.suites[index]
-            case_texts: list[str] = []
+            documents: list[dict[Any, Any]] = []
             for text in texts:
                 document = decode_json(text)
+                documents.append(document)
                 rows = formatted_rows(work.formatter, suite, document, work.modes, toon=work.toon)
                 for row in rows:
                     mode = row["mode"]
@@ -136,24 +137,17 @@ def format_batch(
                     line = json_line(row)
                     write_line(line)
                     result.line_count += 1
-                if not suite.read_only:
-                    case_texts.append(case_text(suite.file_format, document))
             piece = SuiteSlice(index, len(texts))
             if whole and not suite.read_only:
                 target = work.folder.target(suite.path)
-                piece.file = write_temporary(target, suite_pieces(suite, case_texts))
-            else:
-                piece.case_texts = case_texts
+                piece.file = write_temporary(target, [suite_file_text(suite, documents)])
+            elif not suite.read_only:
+                piece.case_texts = texts
             result.slices.append(piece)
     except BaseException:
         result.discard()
         raise
     return result
-
-
-def suite_pieces(suite: Suite, case_texts: Iterable[str]) -> Iterator[str]:
-    """The text of `suite`'s file, in pieces, its cases written already (`case_text`)."""
-    return eval_file_pieces(suite.file_format, suite.document, suite.cases_key or None, case_texts)
 
 
 def json_line(row: dict[str, Any]) -> bytes:

@@ -15,7 +15,7 @@ from itertools import chain, groupby
 from pathlib import Path
 from typing import IO, Any
 
-from ...eval_files.writing import eval_file_chunks
+from ...eval_files.json_text import decode_json
 from ...formatting.profile_2025.formatter import Mode
 from ...models import ReviewStatus, Suite, Workspace
 from ..cases.reading import document_batches, stored_cases
@@ -29,7 +29,6 @@ from .batches import (
     SuiteSlice,
     default_jobs,
     formatted_batches,
-    suite_pieces,
 )
 from .files import (
     ExportFolder,
@@ -38,6 +37,7 @@ from .files import (
     remove_stale_temporary_files,
     write_temporary,
 )
+from .suite_texts import suite_file_text
 
 FORMATTED_FILE = "formatted.jsonl"
 
@@ -117,8 +117,8 @@ def _write_suite(
     summary: ExportSummary,
     on_case: Callable[[], object],
 ) -> None:
-    """Put the suite's file in place: as its batch wrote it, or from its cases' texts when
-    they span batches (nothing when its file is a stored file)."""
+    """Put the suite's file in place: as its batch wrote it, or from its cases when they span
+    batches (nothing when its file is a stored file)."""
     first = next(slices)
     case_texts = _counted(chain([first], slices), summary, on_case)
     suite = work.suites[index]
@@ -126,14 +126,10 @@ def _write_suite(
         written.adopt(first.file)
     elif not suite.read_only:
         target = work.folder.target(suite.path)
-        written.adopt(write_temporary(target, suite_pieces(suite, case_texts)))
+        documents = [decode_json(text) for text in case_texts]
+        written.adopt(write_temporary(target, [suite_file_text(suite, documents)]))
     for _ in case_texts:  # counted; the file has no place for them (`tests: file://…`)
         pass
-
-
-def suite_chunks(suite: Suite, documents: Iterable[dict[Any, Any]]) -> Iterator[str]:
-    """The text of the suite's file holding `documents`, in its form and spelling, in pieces."""
-    return eval_file_chunks(suite.file_format, suite.document, suite.cases_key or None, documents)
 
 
 def exported_texts(
@@ -153,7 +149,7 @@ def exported_texts(
             else (case.document for case in stored_cases(suite.cases.all()))
         )
         if documents is not None:
-            yield suite.path, "".join(suite_chunks(suite, documents))
+            yield suite.path, suite_file_text(suite, list(documents))
 
 
 def _written_lines(

@@ -16,6 +16,7 @@ from django.utils.text import slugify
 from ...eval_files.configs import Config, patterns_for, read_config
 from ...eval_files.discovery import Discovery, FoundEvalFile, discover
 from ...eval_files.errors import EvalFileError
+from ...eval_files.faithful_writing import json_digest
 from ...eval_files.file_trees import SYMBOLIC_LINK
 from ...eval_files.json_text import encode_json
 from ...eval_files.paths import PathError, check_path, shown
@@ -187,7 +188,7 @@ def _configs(found: Discovery, summary: ImportSummary) -> tuple[dict[str, Config
     texts: dict[str, str] = {}
     for path, source in found.configs.items():
         try:
-            texts[path] = source.decode("utf-8").removeprefix("\ufeff")
+            texts[path] = source.decode("utf-8")  # BOM kept: written back as read
         except UnicodeDecodeError:
             summary.warnings.append(f"{path}: not UTF-8 text; the config is skipped")
             continue
@@ -274,20 +275,23 @@ def _store_suites(
     reading them.
     """
     suites = []
-    for eval_file in eval_files:
+    case_texts = [[encode_json(case) for case in found.contents.cases] for found in eval_files]
+    for eval_file, texts in zip(eval_files, case_texts, strict=True):
         suite = suite_row(eval_file.contents, eval_file.path, eval_file.referenced_by or "")
         suite.workspace = workspace
         suite.base_document = eval_file.contents.header
+        suite.source_text = suite.base_source_text = eval_file.text
+        if eval_file.text is not None:  # the digest of what the text reads as, from its JSON
+            suite.source_digest = json_digest(encode_json(eval_file.contents.header), texts)
         suites.append(suite)
     Suite.objects.bulk_create(suites, batch_size=SUITE_BATCH)
     rows: list[tuple[object, ...]] = []
     for index, (suite, eval_file) in enumerate(zip(suites, eval_files, strict=True)):
         contents = eval_file.contents
         file_summaries = summaries[index] if summaries is not None else None
-        for position, (document, parts) in enumerate(
-            zip(contents.cases, contents.parts, strict=True)
+        for position, (text, parts) in enumerate(
+            zip(case_texts[index], contents.parts, strict=True)
         ):
-            text = encode_json(document)
             row: tuple[object, ...] = (suite.pk, position, parts.case_id, text, text)
             if file_summaries is not None:
                 row += _summary_columns(file_summaries[position])

@@ -37,6 +37,9 @@ class PendingPublish:
     cases: list[BaseChange] = field(default_factory=list)
     suites: list[BaseChange] = field(default_factory=list)
     files: list[BaseChange] = field(default_factory=list)
+    # (suite, [source_text, base_source_text, source_digest] before, after): what suites are
+    # written from
+    texts: list[BaseChange] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -130,6 +133,10 @@ def undo(workspace_pk: int, pending: PendingPublish) -> None:
             for pk, before, after in changes:
                 if pk in current and current[pk] == after:
                     model.objects.filter(pk=pk).update(**{column: before})
+        for pk, before, after in pending.texts:
+            Suite.objects.filter(pk=pk, source_text=after[0], base_source_text=after[1]).update(
+                source_text=before[0], base_source_text=before[1], source_digest=before[2]
+            )
         locked.base_commit = pending.base
         locked.repository_branch = pending.previous_branch
         locked.pending_publish = None

@@ -8,15 +8,21 @@ are never touched, and a branch is only ever moved forward (docs/sync.md, "Publi
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+import posixpath
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import models, transaction
+from django.db.models import TextField
+from django.db.models.functions import Cast
 
+from ...eval_files.dialects import referenced_file
 from ...eval_files.discovery import FoundEvalFile, discover_tree
+from ...eval_files.file_trees import MappingTree
+from ...eval_files.json_text import decode_json
 from ...models import (
     Case,
     ReviewEvent,
@@ -26,11 +32,12 @@ from ...models import (
     WorkspaceFile,
 )
 from ..exports.exporting import exported_texts
+from ..exports.suite_texts import read_digest, untouched_since_base
 from . import git as git_repository
 from . import pending_publish
 from .conflicts import OpenConflict, open_conflicts
 from .pending_publish import PendingPublish
-from .sync import commit_tree, repository_of
+from .sync import SYMBOLIC_LINK_MODE, repository_of
 from .three_way import matching_id
 
 DEFAULT_MESSAGE = "Publish eval cases reviewed in agentv-web"
@@ -149,6 +156,7 @@ def publish_workspace(
     repository = repository_of(workspace)
     check_publish_branch(repository, branch)
     pending_publish.settle(workspace)
+    _read_source_texts(repository, workspace)
     for _ in range(ATTEMPTS):
         prepared = _prepare(
             repository, workspace.pk, branch, approved_only, skip_conflicts, message, actor
@@ -234,12 +242,14 @@ def _prepare(
     if conflicts and not skip_conflicts:
         raise ConflictsOpen(conflicts)
     result.held_back = conflicts
-    published = _Published(approved_only)
+    listing = _listing(repository, base, workspace.repository_folder)
+    # A suite still as of the base needs no writing, nor its cases reading (suite_texts.py).
+    published = _Published(approved_only, _still_at_base(workspace, listing))
+    # Each suite is written from its text as read (suite_texts.py): what did not change
+    # keeps the repository's bytes, and a commit shows the team's changes, not a reformatting.
     texts = dict(exported_texts(workspace, published.documents_of))
-    # What did not change since the base keeps the repository's bytes: an export spells
-    # YAML its own way, and a commit should show the team's changes, not a reformatting.
     kept = set(workspace.files.filter(base_text=models.F("text")).values_list("path", flat=True))
-    changes = _changes(repository, base, workspace.repository_folder, texts, kept, published)
+    changes = _changes(repository, workspace, listing, texts, kept | published.untouched, published)
     base_tree = git_repository.tree_of(repository, base)
     tree = git_repository.write_tree(repository, base_tree, changes)
     result.changed = published.changed()
@@ -286,7 +296,11 @@ def _record(workspace: Workspace, prepared: _Prepared) -> bool:
 
 
 def workspace_fingerprint(workspace_pk: int) -> str:
-    """A digest of every row a publish reads: the workspace, its suites, cases and files."""
+    """A digest of every row a publish reads: the workspace, its suites, cases and files.
+
+    Every column is read as the text the database holds, not converted: decoding (and
+    printing) every document of a large workspace, twice a publish, was most of its time.
+    """
     digest = hashlib.sha256()
     for model, owner in (
         (Workspace, "pk"),
@@ -295,32 +309,39 @@ def workspace_fingerprint(workspace_pk: int) -> str:
         (WorkspaceFile, "workspace_id"),
     ):
         # The workspace's own `updated_at` changes with the publish's own bookkeeping.
-        columns = [
+        names = [
             f.attname
             for f in model._meta.concrete_fields
             if (f.name, model) != ("updated_at", Workspace)
         ]
-        rows = model.objects.filter(**{owner: workspace_pk}).order_by("pk")
-        for row in rows.values_list(*columns).iterator(chunk_size=2000):
-            digest.update(repr(row).encode())
+        as_text = {f"text_{name}": Cast(name, TextField()) for name in names}
+        rows = model.objects.filter(**{owner: workspace_pk}).order_by("pk").annotate(**as_text)
+        for row in rows.values_list(*as_text).iterator(chunk_size=2000):
+            for value in row:
+                if value is None:
+                    digest.update(b"n")
+                else:
+                    digest.update(b"s%d:" % len(value))
+                    digest.update(value.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 
 class _Published:
     """Chooses each case's published document, and remembers what it chose."""
 
-    def __init__(self, approved_only: bool) -> None:
+    def __init__(self, approved_only: bool, untouched: set[str]) -> None:
         self.approved_only = approved_only
+        self.untouched = untouched  # paths of suites as of the base: not written
         self.bases: list[tuple[int, dict[Any, Any]]] = []  # (case pk, published document)
         self._changed: list[tuple[int, str, str, str]] = []  # (pk, suite path, case id, change)
         self.suites: list[int] = []
-        # What each suite's file holds as published: its header and case documents.
-        self.published: dict[str, tuple[Any, list[dict[Any, Any]]]] = {}
         # The ids each suite's cases have, and had in the base, to tell a deleted case.
         self.case_ids: dict[str, set[str]] = {}
         self.deleted: list[PublishedCase] = []
 
     def documents_of(self, suite: Suite) -> Iterator[dict[Any, Any]] | None:
+        if suite.path in self.untouched:
+            return None
         rows = list(
             suite.cases.order_by("position").values_list(
                 "pk", "case_id", "document", "base_document", "status", "theirs_document"
@@ -330,15 +351,7 @@ class _Published:
         if self.approved_only and suite.base_document is None and not approved:
             return None  # a suite made in the app, with nothing approved yet
         self.suites.append(suite.pk)
-        return self._chosen(suite, rows)
-
-    def _chosen(
-        self, suite: Suite, rows: list[tuple[int, str, Any, Any, str, Any]]
-    ) -> Iterator[dict[Any, Any]]:
-        chosen = self.published.setdefault(suite.path, (suite.document, []))[1]
-        for document in self._documents(suite, rows):
-            chosen.append(document)
-            yield document
+        return self._documents(suite, rows)
 
     def _documents(
         self, suite: Suite, rows: list[tuple[int, str, Any, Any, str, Any]]
@@ -408,6 +421,16 @@ class _Published:
             if suite.base_document != suite.document:
                 Suite.objects.filter(pk=suite.pk).update(base_document=suite.document)
                 pending.suites.append((suite.pk, suite.base_document, suite.document))
+            # The text published is what the suite is written from from now on, and its base.
+            written = texts.get(suite.path)
+            held = [suite.source_text, suite.base_source_text, suite.source_digest]
+            if written is None or held[:2] == [written, written]:
+                continue
+            now = [written, written, read_digest(written, suite.file_format)]
+            Suite.objects.filter(pk=suite.pk).update(
+                source_text=now[0], base_source_text=now[1], source_digest=now[2]
+            )
+            pending.texts.append((suite.pk, held, now))
         for row in WorkspaceFile.objects.filter(workspace=workspace):
             if row.base_text != texts.get(row.path, row.base_text):
                 WorkspaceFile.objects.filter(pk=row.pk).update(base_text=texts[row.path])
@@ -415,30 +438,27 @@ class _Published:
 
 
 def _changes(
-    repository: Any,
-    base: str,
-    folder: str,
+    repository: Path,
+    workspace: Workspace,
+    listing: list[git_repository.TreeEntry],
     texts: dict[str, str],
     kept: set[str],
     published: _Published,
 ) -> dict[str, str | None]:
-    """Blob ids by repository path: every exported file that differs from the base, and None
-    for each eval file of the base that the workspace no longer has. A file `kept` (unchanged
-    since the base) and an eval file whose header and cases are the base's keep their bytes."""
-    prefix = f"{folder}/" if folder else ""
-    tree = commit_tree(repository, base, folder)
-    existing = {entry.name: entry.object_id for entry in _listing(repository, base, folder)}
-    changes: dict[str, str | None] = {}
-    kept = set(kept)
-    for eval_file in discover_tree(tree).eval_files:
+    """Blob ids by repository path: every exported file whose bytes differ from the base's,
+    and None for each eval file of the base that the workspace no longer has. A file `kept`
+    (a stored file or a suite unchanged since the base) keeps its bytes. The cases the commit
+    deletes are noted in `published`, from the base's versions of the files it writes or
+    deletes (only those are read)."""
+    prefix = f"{workspace.repository_folder}/" if workspace.repository_folder else ""
+    existing = {entry.name: entry.object_id for entry in listing}
+    present = texts.keys() | kept
+    gone = _eval_files_gone(repository, workspace, listing, present)
+    changes: dict[str, str | None] = {prefix + path: None for path in gone}
+    rewritten = [path for path in published.case_ids if path in existing]
+    wanted = {*rewritten, *gone}
+    for eval_file in _base_eval_files(repository, [e for e in listing if e.name in wanted]):
         published.note_deleted(eval_file, eval_file.path in texts)
-        if eval_file.path not in texts:
-            changes[prefix + eval_file.path] = None
-        elif published.published.get(eval_file.path) == (
-            eval_file.contents.header,
-            eval_file.contents.cases,
-        ):
-            kept.add(eval_file.path)
     for path, text in texts.items():
         if path in kept and path in existing:
             continue
@@ -447,6 +467,106 @@ def _changes(
             continue
         changes[prefix + path] = git_repository.write_blob(repository, content)
     return changes
+
+
+def _still_at_base(workspace: Workspace, listing: list[git_repository.TreeEntry]) -> set[str]:
+    """The suites untouched since their base text (`untouched_since_base`) whose base text is
+    the base commit's file, byte for byte (a linked import reads the work tree, which may
+    hold changes never committed: those are published)."""
+    untouched = untouched_since_base(workspace)
+    existing = {entry.name: entry.object_id for entry in listing}
+    texts = workspace.suites.filter(path__in=untouched).values_list("path", "base_source_text")
+    return {
+        path
+        for path, text in texts.iterator(chunk_size=500)
+        if text is not None
+        and path in existing
+        and existing[path] == _blob_id(text.encode("utf-8"), len(existing[path]))
+    }
+
+
+def _eval_files_gone(
+    repository: Path,
+    workspace: Workspace,
+    listing: list[git_repository.TreeEntry],
+    present: set[str],
+) -> list[str]:
+    """The eval files (and files of cases) of the base that the workspace no longer has
+    (`present`: the paths it has).
+
+    Only the base's files that the export does not write can be such files, and they are
+    few: only those are read (discovered as a sync discovers a commit), not the repository.
+    A file of cases is gone when a suite's base refers to it, or an eval file gone does."""
+    candidates = {
+        entry.name: entry
+        for entry in listing
+        if entry.name not in present and entry.mode != SYMBOLIC_LINK_MODE
+    }
+    if not candidates:
+        return []
+
+    gone = [eval_file.path for eval_file in _base_eval_files(repository, candidates.values())]
+    remaining = candidates.keys() - set(gone)
+    # A reference names the file: only a base that holds a remaining file's name is decoded.
+    names = {posixpath.basename(path) for path in remaining}
+    suites = workspace.suites.exclude(base_document=None).annotate(
+        text=Cast("base_document", TextField())
+    )
+    referenced = {
+        referenced_file(path, entry)
+        for path, key, text in suites.values_list("path", "cases_key", "text")
+        if any(name in text for name in names)
+        for entry in _references(decode_json(text), key)
+    }
+    return gone + sorted(referenced & remaining)
+
+
+def _base_eval_files(
+    repository: Path, entries: Iterable[git_repository.TreeEntry]
+) -> list[FoundEvalFile]:
+    """The eval files among `entries` of the base commit (discovered as a sync discovers a
+    commit), reading only those entries."""
+    by_path = {entry.name: entry for entry in entries}
+    if not by_path:
+        return []
+
+    def load(paths: list[str]) -> dict[str, bytes]:
+        blobs = git_repository.read_blobs(repository, [by_path[p].object_id for p in paths])
+        return {path: blobs[by_path[path].object_id] for path in paths}
+
+    tree = MappingTree({path: entry.size or 0 for path, entry in by_path.items()}, load)
+    return discover_tree(tree).eval_files
+
+
+def _references(header: Any, cases_key: str) -> list[str]:
+    """The files of cases a top-level mapping refers to (`tests: file://…` or list entries)."""
+    entries = header.get(cases_key) if isinstance(header, dict) and cases_key else None
+    if isinstance(entries, str):
+        return [entries]
+    return [entry for entry in entries or () if isinstance(entry, str)]
+
+
+def _read_source_texts(repository: Path, workspace: Workspace) -> None:
+    """Give each suite that came from the repository without its text as read (imported
+    before texts were kept) the text it has at the base, so that it is written from it.
+    (Done before a publish reads the workspace: it changes rows the publish reads.)"""
+    missing = dict(
+        workspace.suites.filter(source_text=None)
+        .exclude(base_document=None)
+        .exclude(file_format="csv")
+        .values_list("path", "pk")
+    )
+    if not missing:
+        return
+    listing = _listing(repository, workspace.base_commit, workspace.repository_folder)
+    entries = {entry.name: entry.object_id for entry in listing if entry.name in missing}
+    blobs = git_repository.read_blobs(repository, entries.values())
+    for path, object_id in entries.items():
+        try:
+            text = blobs[object_id].decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # not a file the reader took: written by the app's writer
+        Suite.objects.filter(pk=missing[path], source_text=None).update(source_text=text)
 
 
 def _listing(repository: Any, commit: str, folder: str) -> list[git_repository.TreeEntry]:

@@ -207,7 +207,7 @@ def _stored_texts(
     texts: dict[str, str] = {}
     for path, source in found.configs.items():
         try:
-            texts[path] = source.decode("utf-8").removeprefix("\ufeff")
+            texts[path] = source.decode("utf-8")  # BOM kept: written back as read
         except UnicodeDecodeError:
             continue  # skipped, as an import skips it
     headers = {eval_file.path: eval_file.contents.header for eval_file in found.eval_files}

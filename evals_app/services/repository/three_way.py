@@ -18,9 +18,10 @@ from ...eval_files.case_parts import CaseParts
 from ...eval_files.dialects import ID_KEYS
 from ...eval_files.discovery import FoundEvalFile
 from ...models import ActivityRecord, Case, Suite, Workspace, WorkspaceFile
-from ..cases.documents import case_row, suite_row
+from ..cases.documents import case_row, read_digest_of, suite_row
 from ..cases.positions import FAR
 from ..cases.summaries import mark_workspace_stale
+from ..exports.suite_texts import untouched_since_base
 from ..review.revisions import ensure_base_revision, record_revision
 from ..review.workflow import dismiss_approval_on_edit
 from ..workspaces.activity import record_activity
@@ -129,10 +130,16 @@ def sync_workspace_files(
         writer = _Writer(workspace, report, actor, dry_run)
         writer.files(incoming.file_texts)
         suites = {suite.path: suite for suite in workspace.suites.select_for_update()}
+        untouched = untouched_since_base(workspace)
         for eval_file in incoming.eval_files:
             suite = suites.pop(eval_file.path, None)
             if suite is None:
                 writer.new_suite(eval_file)
+            elif suite.path in untouched and eval_file.text == suite.base_source_text:
+                # Neither side changed the file since the base: every case is unchanged,
+                # which the rule would find case by case (docs/sync.md).
+                for parts in eval_file.contents.parts:
+                    report.add(CaseOutcome(UNCHANGED, suite.path, parts.case_id))
             else:
                 writer.suite(suite, eval_file)
         if incoming.complete:
@@ -187,6 +194,8 @@ class _Writer:
         suite = suite_row(contents, eval_file.path, eval_file.referenced_by or "")
         suite.workspace = self.workspace
         suite.base_document = contents.header
+        suite.source_text = suite.base_source_text = eval_file.text
+        suite.source_digest = read_digest_of(eval_file)
         if not self.dry_run:
             suite.save()
         rows = []
@@ -202,6 +211,7 @@ class _Writer:
 
     def suite(self, suite: Suite, eval_file: FoundEvalFile | None) -> None:
         """The rule for the cases of one stored suite; `eval_file` None: the files removed it."""
+        conflicts_before = len(self.report.conflicts) + len(self.report.suite_conflicts)
         if eval_file is not None:
             self._header(suite, eval_file)
         theirs = _their_cases(eval_file)
@@ -270,6 +280,9 @@ class _Writer:
         app_order: list[Token] = [(pk, case_id) for pk, case_id, *_ in rows]
         order = _order(app_order, files_order, kept_here)
         self._place(suite, order, theirs)
+        if eval_file is not None:
+            conflicts = len(self.report.conflicts) + len(self.report.suite_conflicts)
+            self._texts(suite, eval_file, conflicted=conflicts > conflicts_before)
         if goes:
             suite.delete()
             record_activity(
@@ -279,6 +292,31 @@ class _Writer:
                 path,
                 f"removed in {self.report.origin}",
             )
+
+    def _texts(self, suite: Suite, eval_file: FoundEvalFile, *, conflicted: bool) -> None:
+        """The file's text as it comes in: what the suite is written from from now on (the
+        cases it did not change keep its bytes), and its base unless a conflict leaves bases
+        that the text does not read as (docs/sync.md, "What is kept byte for byte")."""
+        text = eval_file.text
+        if text is None:
+            return
+        base = None if conflicted else text
+        # A file the repository did not change keeps the text the suite is written from (an
+        # upgrade's, not yet published); a changed one is written from the repository's.
+        if text == suite.base_source_text and suite.source_text is not None:
+            source, digest = suite.source_text, suite.source_digest
+        else:
+            source, digest = text, read_digest_of(eval_file)
+        if (suite.source_text, suite.base_source_text, suite.source_digest) == (
+            source,
+            base,
+            digest,
+        ):
+            return
+        Suite.objects.filter(pk=suite.pk).update(
+            source_text=source, base_source_text=base, source_digest=digest
+        )
+        suite.source_text, suite.base_source_text, suite.source_digest = source, base, digest
 
     def _header(self, suite: Suite, eval_file: FoundEvalFile) -> None:
         contents = eval_file.contents

@@ -18,6 +18,7 @@ from django.db import transaction
 
 from ...eval_files.case_parts import split_case
 from ...eval_files.errors import EvalFileError
+from ...eval_files.faithful_writing import rename_top_level_key
 from ...eval_files.grading_upgrade import judge_prompt_values
 from ...eval_files.judge_templates import copy_path, upgrade_judge_template
 from ...eval_files.upgrade import TODAY_CASES_KEY
@@ -27,6 +28,7 @@ from ...formatting.workspace_files import MappingFiles, resolve_file
 from ...models import ActivityRecord, Case, Suite, Workspace
 from ..cases.editing import save_case
 from ..cases.reading import stored_cases
+from ..exports.suite_texts import read_digest, suite_file_text
 from ..profiles import profile_2026, profile_of
 from ..profiles.workspace_formatter import WorkspaceFormatter
 from ..workspaces.activity import record_activity
@@ -177,10 +179,22 @@ def _apply(upgrade: SuiteUpgrade, actor: User | None) -> None:
     for case in upgrade.changed_cases:
         save_case(case.case, case.after, case.case.version, actor, REVISION_SUMMARY)
     suite.document = upgrade.header
+    if suite.cases_key and suite.source_text is not None:
+        # The list of cases keeps its lines (and their comments) under its new key.
+        renamed = rename_top_level_key(suite.source_text, suite.cases_key, TODAY_CASES_KEY)
+        suite.source_text = renamed
     if suite.cases_key:
         suite.cases_key = TODAY_CASES_KEY
     suite.profile = profile_2026.PROFILE.name
-    suite.save(update_fields=["document", "cases_key", "profile", "updated_at"])
+    update_fields = ["document", "cases_key", "profile", "updated_at"]
+    if suite.source_text is not None:
+        # The one operation that may rewrite a file: its new text, with each comment of a
+        # key it keeps, is what the suite is written from next (so the next edit is small).
+        cases = [case.document for case in stored_cases(suite.cases.all())]
+        suite.source_text = suite_file_text(suite, cases)
+        suite.source_digest = read_digest(suite.source_text, suite.file_format)
+        update_fields += ["source_text", "source_digest"]
+    suite.save(update_fields=update_fields)
     # Every case now formats by today's rules, changed or not.
     suite.cases.update(summary_current=False)
     count = len(upgrade.changed_cases)
