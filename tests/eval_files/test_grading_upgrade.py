@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from evals_app.eval_files.upgrade import upgrade_case, upgrade_eval_file
+from evals_app.formatting.profile_2026 import format_tests_2026
+from evals_app.formatting.workspace_files import MappingFiles
 
 QUESTION = [{"role": "user", "content": "Book a flight."}]
 
@@ -327,3 +329,34 @@ def test_score_range_rubrics_become_llm_rubrics_agentv_reads(
     upgraded = upgrade_case({"id": "a", "input": "Hi", "rubrics": [item]})
 
     assert upgraded.document["assert"] == [today]
+
+
+def today_s_warnings(evaluator: dict[str, Any], **case: Any) -> list[str]:
+    """The AgentV skip warnings of the upgraded test, as the 2026 formatting gives them."""
+    older = {"id": "a", "input": "Hi", **case, "evaluators": [evaluator]}
+    [test] = format_tests_2026(
+        upgrade_case(older).document,
+        {"prompts": ["{{ input }}"]},
+        eval_path="evals/suite.yaml",
+        files=MappingFiles({"evals/judges/g.md": "Grade {{ output }}"}),
+    )
+    return [w.message for w in test.warnings if w.code == "agentv_skips_test"]
+
+
+@pytest.mark.parametrize(
+    "evaluator", [row[1] for row in CONVERSIONS], ids=[row[0] for row in CONVERSIONS]
+)
+def test_a_converted_evaluator_draws_no_skip_warning(evaluator: dict[str, Any]) -> None:
+    assert today_s_warnings(evaluator, outcome="Books it.") == []
+
+
+@pytest.mark.parametrize(
+    "evaluator", [row[1] for row in UNCONVERTIBLE], ids=[row[0] for row in UNCONVERTIBLE]
+)
+def test_what_the_upgrade_keeps_is_warned_without_advising_the_upgrade(
+    evaluator: dict[str, Any],
+) -> None:
+    [warning] = today_s_warnings(evaluator)
+
+    assert "AgentV skips this" in warning
+    assert "Upgrade to today's format" not in warning

@@ -40,13 +40,27 @@ SKIPS: list[tuple[str, dict[str, Any], dict[str, Any], str, bool]] = [
             {"assert": [{"type": kind, "value": "x"}]},
             {},
             f"an assert of type `{kind}` has been removed",
-            kind not in ("rubrics",),
+            kind in ("llm-grader", "llm_judge", "llm-judge", "g-eval"),
         )
-        for kind in ("llm-grader", "llm_judge", "llm-judge", "g-eval", "tool-trajectory", "rubrics")
+        for kind in ("llm-grader", "llm_judge", "llm-judge", "g-eval", "rubrics")
+    ),
+    (
+        "a tool-trajectory the upgrade converts",
+        {"assert": [{"type": "tool-trajectory", "mode": "any_order", "minimums": {"a": 1}}]},
+        {},
+        "an assert of type `tool-trajectory` has been removed",
+        True,
+    ),
+    (
+        "a tool-trajectory with no equivalent today",
+        {"assert": [{"type": "tool-trajectory", "mode": "subset", "expected": [{"tool": "a"}]}]},
+        {},
+        "an assert of type `tool-trajectory` has been removed",
+        False,
     ),
     (
         "a removed type inside an assert-set",
-        {"assert": [{"type": "assert-set", "assert": [{"type": "composite"}]}]},
+        {"assert": [{"type": "assert-set", "assert": [{"type": "composite", "evaluators": []}]}]},
         {},
         "an assert of type `composite` has been removed (use `assert-set`)",
         True,

@@ -167,7 +167,7 @@ def _entry_skips(entry: Mapping[Any, Any]) -> Iterator[str]:
         return
     base = kind.removeprefix("not-")
     if base in REMOVED_TYPES:
-        advice = f" {UPGRADE}" if base in UPGRADED_TYPES else ""
+        advice = f" {UPGRADE}" if base in UPGRADED_TYPES and _upgrade_converts(entry) else ""
         yield (
             f"AgentV skips this test: an assert of type `{kind}` has been removed "
             f"(use `{REMOVED_TYPES[base]}`).{advice}"
@@ -196,3 +196,41 @@ def _entry_skips(entry: Mapping[Any, Any]) -> Iterator[str]:
         for key in RUBRIC_REMOVED_FIELDS:
             if key in entry:
                 yield f"AgentV skips this test: an {kind}'s `{key}` has been removed (use `value`)."
+
+
+def _upgrade_converts(entry: Mapping[Any, Any]) -> bool:
+    """Whether the upgrade converts this removed evaluator: not what has no equivalent today
+    (docs/formats.md, "Upgrading to today's format"; eval_files/trajectory_upgrade.py and
+    grading_upgrade.py report the same cases)."""
+    kind = entry.get("type")
+    if kind in ("tool_trajectory", "tool-trajectory"):
+        expected = entry.get("expected")
+        calls = (
+            [item for item in expected if isinstance(item, dict)]
+            if isinstance(expected, list)
+            else []
+        )
+        mode = entry.get("mode")
+        return (
+            not any("max_duration_ms" in call or "maxDurationMs" in call for call in calls)
+            and (
+                mode in ("in_order", "exact", "superset")
+                or (mode == "any_order" and isinstance(entry.get("minimums"), dict))
+            )
+            and all(call.get("args_match", entry.get("args_match")) != "subset" for call in calls)
+        )
+    if kind == "composite":
+        aggregator = entry.get("aggregator")
+        members = entry.get("evaluators", entry.get("assert"))
+        return (
+            (
+                aggregator is None
+                or (
+                    isinstance(aggregator, dict)
+                    and aggregator.get("type") in ("weighted_average", "threshold")
+                )
+            )
+            and isinstance(members, list)
+            and all(_upgrade_converts(m) for m in members if isinstance(m, dict))
+        )
+    return True
