@@ -32,6 +32,20 @@ EXPECTED_KEYS = tuple(path[0] for path in EXPECTED_PATHS if len(path) == 1)
 # Keys of a header that only older files have: a `tests` file holding one is older too.
 OLDER_HEADER_KEYS = ("$schema", "target", "execution", "evaluators")
 SKIP_NOTE = "AgentV will skip this test: "
+# The keys today's AgentV reads under a test's `execution` (its KNOWN_TEST_EXECUTION_FIELDS,
+# less `workspace`, which it refuses there).
+TEST_EXECUTION_KEYS = (
+    "assert",
+    "assertions",
+    "skip_defaults",
+    "cache",
+    "trials",
+    "budget_usd",
+    "budgetUsd",
+    "fail_on_error",
+    "failOnError",
+    "threshold",
+)
 
 
 @dataclass
@@ -109,7 +123,28 @@ def upgrade_eval_file(
     _add_test_providers(upgraded)
     if default_judges:
         _give_default_judges(upgraded, cases, default_judges)
+    if _file_grading(header):
+        _keep_own_grading(upgraded, cases)
     return upgraded
+
+
+def _file_grading(header: Mapping[Any, Any]) -> bool:
+    execution = header.get("execution")
+    return "evaluators" in header or (isinstance(execution, dict) and "evaluators" in execution)
+
+
+def _keep_own_grading(upgraded: UpgradedFile, cases: list[dict[Any, Any]]) -> None:
+    """A 2025 case with evaluators of its own was graded by those alone; today's AgentV adds
+    the file's asserts to a test's unless it says `execution: {skip_defaults: true}`."""
+    for original, case in zip(cases, upgraded.cases, strict=True):
+        document = case.document
+        if not _own_grading(original) or not isinstance(document, dict):
+            continue
+        execution = document.get("execution", {})
+        if not isinstance(execution, dict) or "skip_defaults" in execution:
+            continue
+        document["execution"] = {**execution, "skip_defaults": True}
+        case.changes.append("`execution: {skip_defaults: true}` added (its own evaluators only)")
 
 
 def _give_default_judges(
@@ -277,17 +312,26 @@ class _CaseUpgrade:
             else:
                 self.result.changes.append("`execution` removed (empty)")
             return
+        kept: dict[Any, Any] = {}
         for inner, item in value.items():
             if inner == "target":
                 self._move_target("execution.target", item)
             elif inner == "evaluators" and isinstance(item, list):
                 self._emit("assert")
+            elif inner in TEST_EXECUTION_KEYS:
+                kept[inner] = item
             elif f"execution.{inner}" not in self.leftovers:
                 self.out[inner] = item
                 self.result.notes.append(
                     f"`execution.{inner}` moved to the test's top level as `{inner}`"
                 )
-        self.result.changes.append("`execution` removed")
+        if kept:
+            # What today's AgentV reads under a test's `execution` stays there.
+            self.out["execution"] = kept
+            if kept != value:
+                self.result.changes.append("`execution` keeps only what AgentV reads there")
+        else:
+            self.result.changes.append("`execution` removed")
 
     def _plan_leftovers(self) -> None:
         """Keys that cannot stay where they are nor go where the mapping puts them: a second
@@ -305,7 +349,7 @@ class _CaseUpgrade:
         for inner, item in self.execution.items():
             if inner == "evaluators" and not isinstance(item, list):
                 self._note_leftover("execution.evaluators", item, "not a list")
-            elif inner not in ("target", "evaluators") and inner in taken:
+            elif inner not in ("target", "evaluators", *TEST_EXECUTION_KEYS) and inner in taken:
                 self._note_leftover(f"execution.{inner}", item, f"the test has `{inner}` already")
 
     def _note_leftover(self, name: str, value: Any, why: str) -> None:

@@ -360,3 +360,16 @@ def test_what_the_upgrade_keeps_is_warned_without_advising_the_upgrade(
 
     assert "AgentV skips this" in warning
     assert "Upgrade to today's format" not in warning
+
+
+def test_a_case_with_its_own_evaluators_skips_the_file_s_as_it_did() -> None:
+    header = {"evaluators": [{"type": "code", "script": "file.py"}], "evalcases": None}
+    cases = [
+        {"id": "own", "input": "Hi", "evaluators": [{"type": "code", "script": "own.py"}]},
+        {"id": "file", "input": "Hi"},
+    ]
+    upgraded = upgrade_eval_file(header, cases, "evalcases")
+
+    own, file_graded = upgraded.documents
+    assert own["execution"] == {"skip_defaults": True}
+    assert "execution" not in file_graded

@@ -132,8 +132,13 @@ CASE_RULES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ),
     (
         "any other key under execution goes to the test's top level",
-        {"id": "a", "execution": {"threshold": 0.8}, "tags": ["x"]},
-        {"id": "a", "threshold": 0.8, "tags": ["x"]},
+        {"id": "a", "execution": {"max_retries": 2}, "tags": ["x"]},
+        {"id": "a", "max_retries": 2, "tags": ["x"]},
+    ),
+    (
+        "what today's AgentV reads under execution stays there",
+        {"id": "a", "execution": {"threshold": 0.8, "target": "m", "skip_defaults": True}},
+        {"id": "a", "execution": {"threshold": 0.8, "skip_defaults": True}},
     ),
     (
         "every other key is kept in its place",
@@ -270,7 +275,10 @@ def test_a_prompt_file_not_in_the_workspace_stays_a_file_reference_with_a_note()
 @pytest.mark.parametrize(
     ("execution", "note"),
     [
-        ({"threshold": 0.8}, "`execution.threshold` moved to the test's top level as `threshold`"),
+        (
+            {"max_retries": 2},
+            "`execution.max_retries` moved to the test's top level as `max_retries`",
+        ),
         (
             {"tags": ["y"]},
             "`execution.tags` kept as `metadata.execution.tags` (the test has `tags` already)",
@@ -287,13 +295,13 @@ def test_keys_under_execution_are_kept_with_a_note(execution: dict[str, Any], no
 def test_file_notes_name_each_case() -> None:
     upgraded = upgrade_eval_file(
         {"execution": {"workers": 2}, "evalcases": [None]},
-        [{"id": "a", "execution": {"threshold": 1}}],
+        [{"id": "a", "execution": {"max_retries": 1}}],
         "evalcases",
     )
 
     assert upgraded.all_notes() == [
         "`execution.workers` moved to the file's top level as `workers`",
-        "a: `execution.threshold` moved to the test's top level as `threshold`",
+        "a: `execution.max_retries` moved to the test's top level as `max_retries`",
     ]
 
 
