@@ -21,7 +21,7 @@ from .dialects import (
     OUTCOME_KEYS,
 )
 from .errors import EvalFileError
-from .grading_upgrade import evaluator_assert, rubric_assert
+from .grading_upgrade import GradingContext, evaluator_asserts, is_default_judge, rubric_assert
 
 TODAY_CASES_KEY = "tests"
 OLDER_CASES_KEYS = tuple(key for key in CASES_KEYS if key != TODAY_CASES_KEY)
@@ -31,6 +31,21 @@ INPUT_KEYS = tuple(path[0] for path in INPUT_PATHS if len(path) == 1)
 EXPECTED_KEYS = tuple(path[0] for path in EXPECTED_PATHS if len(path) == 1)
 # Keys of a header that only older files have: a `tests` file holding one is older too.
 OLDER_HEADER_KEYS = ("$schema", "target", "execution", "evaluators")
+SKIP_NOTE = "AgentV will skip this test: "
+# The keys today's AgentV reads under a test's `execution` (its KNOWN_TEST_EXECUTION_FIELDS,
+# less `workspace`, which it refuses there).
+TEST_EXECUTION_KEYS = (
+    "assert",
+    "assertions",
+    "skip_defaults",
+    "cache",
+    "trials",
+    "budget_usd",
+    "budgetUsd",
+    "fail_on_error",
+    "failOnError",
+    "threshold",
+)
 
 
 @dataclass
@@ -43,6 +58,10 @@ class UpgradedCase:
     notes: list[str] = field(default_factory=list)
     # The conversation moved to `vars.input`: the file needs a prompt that sends it.
     input_moved: bool = False
+    # Why today's AgentV will skip the test: what has no equivalent, kept as it was.
+    skips: list[str] = field(default_factory=list)
+    # The systems under test it named (`execution.target`): today's file names them all.
+    providers: list[Any] = field(default_factory=list)
 
 
 @dataclass
@@ -60,10 +79,14 @@ class UpgradedFile:
         return [case.document for case in self.cases]
 
     def all_notes(self) -> list[str]:
-        """The file's notes, then each case's, named by its id."""
+        """The file's notes, then each case's, named by its id (what AgentV will skip first)."""
         return [
             *self.notes,
-            *(f"{case.case_id}: {note}" for case in self.cases for note in case.notes),
+            *(
+                f"{case.case_id}: {note}"
+                for case in self.cases
+                for note in [*(SKIP_NOTE + skip for skip in case.skips), *case.notes]
+            ),
         ]
 
 
@@ -93,10 +116,97 @@ def upgrade_eval_file(
     # A prompt that sends `vars.input` as it is: for an older list of cases, or when a
     # conversation moved (a `tests` file of today without `prompts` may need none).
     add_prompts = cases_key in OLDER_CASES_KEYS or any(c.input_moved for c in upgraded.cases)
+    default_judges: list[dict[Any, Any]] = []
     upgraded.header = _upgrade_header(
-        header, cases_key, add_prompts, files, upgraded.changes, upgraded.notes
+        header, cases_key, add_prompts, files, upgraded.changes, upgraded.notes, default_judges
     )
+    _add_test_providers(upgraded)
+    if default_judges:
+        _give_default_judges(upgraded, cases, default_judges)
+    if _file_grading(header):
+        _keep_own_grading(upgraded, cases)
     return upgraded
+
+
+def _file_grading(header: Mapping[Any, Any]) -> bool:
+    execution = header.get("execution")
+    return "evaluators" in header or (isinstance(execution, dict) and "evaluators" in execution)
+
+
+def _keep_own_grading(upgraded: UpgradedFile, cases: list[dict[Any, Any]]) -> None:
+    """A 2025 case with evaluators of its own was graded by those alone; today's AgentV adds
+    the file's asserts to a test's unless it says `execution: {skip_defaults: true}`."""
+    for original, case in zip(cases, upgraded.cases, strict=True):
+        document = case.document
+        if not _own_grading(original) or not isinstance(document, dict):
+            continue
+        execution = document.get("execution", {})
+        if not isinstance(execution, dict) or "skip_defaults" in execution:
+            continue
+        document["execution"] = {**execution, "skip_defaults": True}
+        case.changes.append("`execution: {skip_defaults: true}` added (its own evaluators only)")
+
+
+def _give_default_judges(
+    upgraded: UpgradedFile, cases: list[dict[Any, Any]], judges: list[dict[Any, Any]]
+) -> None:
+    """The file's llm_judge without a prompt graded each case's criteria; today's AgentV does
+    not grade criteria when a file has other asserts, so each case that takes the file's
+    evaluators gets that judge as an `llm-rubric` of its criteria."""
+    for original, case in zip(cases, upgraded.cases, strict=True):
+        if _own_grading(original) or not isinstance(case.document, dict):
+            continue
+        entries = []
+        for judge in judges:
+            grading = GradingContext({}, case.notes, case.skips)
+            grading.criteria = case.document.get("criteria")
+            grading.has_reference = isinstance(case.document.get("vars"), dict) and (
+                "expected_output" in case.document["vars"]
+            )
+            entries.extend(evaluator_asserts(judge, grading))
+        case.document["assert"] = entries
+        case.changes.append("the file's llm_judge → an `llm-rubric` of the test's criteria")
+
+
+def _own_grading(document: Mapping[Any, Any]) -> bool:
+    execution = document.get("execution")
+    return any(key in document for key in ("evaluators", "assert", "rubrics")) or (
+        isinstance(execution, dict) and "evaluators" in execution
+    )
+
+
+def _add_test_providers(upgraded: UpgradedFile) -> None:
+    """The systems under test the cases named join the file's `providers`: today's AgentV
+    selects them there (or on the command line), never per test."""
+    named = [provider for case in upgraded.cases for provider in case.providers]
+    if not named:
+        return
+    own = upgraded.header.get("providers")
+    providers = list(own) if isinstance(own, list) else ([] if own is None else [own])
+    before = list(providers)
+    for provider in named:
+        if provider not in providers:
+            providers.append(provider)
+    if providers != before:
+        if "providers" not in upgraded.header:
+            upgraded.header = _insert_before(upgraded.header, TODAY_CASES_KEY, "providers")
+        upgraded.header["providers"] = providers
+        upgraded.changes.append("the tests' `execution.target` → `providers`")
+    if len(providers) > 1:
+        upgraded.notes.append(
+            "`providers` names several systems under test: AgentV runs every test against "
+            "each (choose one with `agentv eval --target`)"
+        )
+
+
+def _insert_before(header: dict[Any, Any], before: str, key: str) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
+    for name, value in header.items():
+        if name == before:
+            out[key] = None
+        out[name] = value
+    out.setdefault(key, None)
+    return out
 
 
 def upgrade_case(
@@ -173,8 +283,10 @@ class _CaseUpgrade:
             self.out["criteria"] = value
         elif key == "vars" or key in (self.input_key, self.expected_key):
             self._emit("vars")
-        elif key in ("options", "target"):
+        elif key == "options":
             self._emit("options")
+        elif key == "target":
+            self._move_target("target", value)
         elif key in ("assert", "evaluators", "rubrics") and self.groups["assert"] is not None:
             self._emit("assert")
         elif key == "execution":
@@ -200,17 +312,26 @@ class _CaseUpgrade:
             else:
                 self.result.changes.append("`execution` removed (empty)")
             return
+        kept: dict[Any, Any] = {}
         for inner, item in value.items():
             if inner == "target":
-                self._emit("options")
+                self._move_target("execution.target", item)
             elif inner == "evaluators" and isinstance(item, list):
                 self._emit("assert")
+            elif inner in TEST_EXECUTION_KEYS:
+                kept[inner] = item
             elif f"execution.{inner}" not in self.leftovers:
                 self.out[inner] = item
                 self.result.notes.append(
                     f"`execution.{inner}` moved to the test's top level as `{inner}`"
                 )
-        self.result.changes.append("`execution` removed")
+        if kept:
+            # What today's AgentV reads under a test's `execution` stays there.
+            self.out["execution"] = kept
+            if kept != value:
+                self.result.changes.append("`execution` keeps only what AgentV reads there")
+        else:
+            self.result.changes.append("`execution` removed")
 
     def _plan_leftovers(self) -> None:
         """Keys that cannot stay where they are nor go where the mapping puts them: a second
@@ -228,7 +349,7 @@ class _CaseUpgrade:
         for inner, item in self.execution.items():
             if inner == "evaluators" and not isinstance(item, list):
                 self._note_leftover("execution.evaluators", item, "not a list")
-            elif inner not in ("target", "evaluators") and inner in taken:
+            elif inner not in ("target", "evaluators", *TEST_EXECUTION_KEYS) and inner in taken:
                 self._note_leftover(f"execution.{inner}", item, f"the test has `{inner}` already")
 
     def _note_leftover(self, name: str, value: Any, why: str) -> None:
@@ -254,21 +375,16 @@ class _CaseUpgrade:
         return merged
 
     def _options(self) -> Any:
-        own = self.document.get("options")
-        target_path = "target" if "target" in self.document else "execution.target"
-        target = self.document.get("target", self.execution.get("target"))
-        if "target" not in self.document and "target" not in self.execution:
-            return own if "options" in self.document else None
-        if "options" in self.document and not isinstance(own, dict):
-            self._note_leftover("options", own, "not a mapping")
-            own = {}
-        merged = dict(own or {})
-        if "provider" in merged:
-            self._note_leftover(target_path, target, "the test has `options.provider` already")
-            return merged
-        merged["provider"] = target
-        self.result.changes.append(f"`{target_path}` → `options.provider`")
-        return merged
+        return self.document.get("options") if "options" in self.document else None
+
+    def _move_target(self, name: str, target: Any) -> None:
+        """A test's system under test goes to the file's `providers`; `options.provider` is
+        today's grader provider, so it is never put there."""
+        if target is None:
+            self.result.changes.append(f"`{name}` removed (empty)")
+            return
+        self.result.providers.append(target)
+        self.result.changes.append(f"`{name}` → the file's `providers`")
 
     def _assert(self) -> list[Any] | None:
         """Evaluators, rubrics and asserts in the order the case has them, as asserts."""
@@ -289,12 +405,23 @@ class _CaseUpgrade:
                 entries.extend(value)
                 continue
             self.result.changes.append(f"`{name}` → `assert`")
-            convert = rubric_assert if name == "rubrics" else self._evaluator_assert
-            entries.extend(convert(item) for item in value)
+            for item in value:
+                if name == "rubrics":
+                    entries.append(rubric_assert(item))
+                else:
+                    entries.extend(evaluator_asserts(item, self.grading))
         return entries
 
-    def _evaluator_assert(self, evaluator: Any) -> Any:
-        return evaluator_assert(evaluator, self.prompt_files, self.result.notes)
+    @property
+    def grading(self) -> GradingContext:
+        outcome = self.document.get(self.outcome_key) if self.outcome_key else None
+        return GradingContext(
+            self.prompt_files,
+            self.result.notes,
+            self.result.skips,
+            criteria=outcome,
+            has_reference=self.expected_key is not None,
+        )
 
     def _metadata(self) -> Any:
         own = self.document.get("metadata")
@@ -313,12 +440,13 @@ def _upgrade_header(
     prompt_files: Mapping[str, str],
     changes: list[str],
     notes: list[str],
+    default_judges: list[dict[Any, Any]],
 ) -> dict[Any, Any]:
     out: dict[Any, Any] = {}
     execution = header.get("execution")
     execution = execution if isinstance(execution, dict) else {}
     providers = _providers(header, execution, changes)
-    asserts = _file_asserts(header, execution, prompt_files, changes, notes)
+    asserts = _file_asserts(header, execution, prompt_files, changes, notes, default_judges)
 
     def emit(key: str, value: Any) -> None:
         if key not in out and value is not None:
@@ -398,7 +526,10 @@ def _file_asserts(
     prompt_files: Mapping[str, str],
     changes: list[str],
     notes: list[str],
+    default_judges: list[dict[Any, Any]],
 ) -> Any:
+    """The file's asserts; an llm_judge without a prompt goes to `default_judges` (given to
+    each case when the file has other asserts, else dropped: AgentV then grades criteria)."""
     entries: list[Any] = []
     found = False
     for key, value in header.items():
@@ -419,6 +550,19 @@ def _file_asserts(
         for item in value:
             if name == "rubrics":
                 entries.append(rubric_assert(item))
+            elif is_default_judge(item):
+                default_judges.append(item)
             else:
-                entries.append(evaluator_assert(item, prompt_files, notes))
+                grading = GradingContext(prompt_files, notes)
+                entries.extend(evaluator_asserts(item, grading))
+                notes.extend(f"{SKIP_NOTE}{skip} (every test)" for skip in grading.skips)
+    if default_judges and not entries:
+        # Today's AgentV grades a test's criteria with an llm-rubric when no assert applies
+        # to it: what the 2025 default judge did for every case.
+        changes.append(
+            "the file's llm_judge without a prompt removed: AgentV grades each test's "
+            "`criteria` itself"
+        )
+        default_judges.clear()
+        return header.get("assert")
     return entries if found else header.get("assert")

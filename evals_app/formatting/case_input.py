@@ -6,6 +6,7 @@ reads nothing else, so it knows no file format (docs/formatting.md).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -48,8 +49,18 @@ class CaseInput:
                     and item.get("type") == "file"
                     and isinstance(item.get("value"), str)
                 )
-        for evaluator in self.evaluators:
+        for evaluator in _with_members(self.evaluators):
             prompt = evaluator.get("prompt") if isinstance(evaluator, dict) else None
             if isinstance(prompt, str) and prompt.strip():
                 values.append(prompt.strip())
         return values
+
+
+def _with_members(evaluators: Any) -> Iterator[Any]:
+    """Each evaluator, then the members of a composite at any depth: their prompt files are
+    read too, and an upgrade to an assert-set refers to them."""
+    for evaluator in evaluators:
+        yield evaluator
+        members = evaluator.get("evaluators") if isinstance(evaluator, dict) else None
+        if evaluator.get("type") == "composite" and isinstance(members, list):
+            yield from _with_members(members)

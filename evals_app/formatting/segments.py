@@ -37,6 +37,7 @@ WarningCode = Literal[
     "input_files_ignored",
     "image_not_rendered",
     "agentv_skips_test",
+    "agentv_refuses_file",
     "empty_reference",
 ]
 

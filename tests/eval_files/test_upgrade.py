@@ -65,7 +65,14 @@ CASE_RULES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         {"id": "a", "evaluators": [{"name": "j", "type": "llm_judge", "prompt": "judges/g.md"}]},
         {
             "id": "a",
-            "assert": [{"name": "j", "type": "llm-rubric", "prompt": "file://judges/g.md"}],
+            "assert": [
+                {
+                    "name": "j",
+                    "type": "llm-rubric",
+                    "prompt": "file://judges/g.md",
+                    "value": "Graded by the judge prompt judges/g.md.",
+                }
+            ],
         },
     ),
     (
@@ -105,14 +112,14 @@ CASE_RULES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         },
     ),
     (
-        "execution.target becomes options.provider",
+        "execution.target leaves the test (the file's providers select it)",
         {"id": "a", "execution": {"target": "azure"}},
-        {"id": "a", "options": {"provider": "azure"}},
+        {"id": "a"},
     ),
     (
-        "a case's target becomes options.provider beside its other options",
+        "a case's target leaves the test, never a grader's options.provider",
         {"id": "a", "options": {"repeat": 2}, "target": "azure"},
-        {"id": "a", "options": {"repeat": 2, "provider": "azure"}},
+        {"id": "a", "options": {"repeat": 2}},
     ),
     (
         "execution.evaluators become asserts, before the case's rubrics",
@@ -125,8 +132,13 @@ CASE_RULES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ),
     (
         "any other key under execution goes to the test's top level",
-        {"id": "a", "execution": {"threshold": 0.8}, "tags": ["x"]},
-        {"id": "a", "threshold": 0.8, "tags": ["x"]},
+        {"id": "a", "execution": {"max_retries": 2}, "tags": ["x"]},
+        {"id": "a", "max_retries": 2, "tags": ["x"]},
+    ),
+    (
+        "what today's AgentV reads under execution stays there",
+        {"id": "a", "execution": {"threshold": 0.8, "target": "m", "skip_defaults": True}},
+        {"id": "a", "execution": {"threshold": 0.8, "skip_defaults": True}},
     ),
     (
         "every other key is kept in its place",
@@ -175,10 +187,13 @@ HEADER_RULES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ),
     (
         "execution's evaluators become a top-level assert, its other keys top-level keys",
-        {"execution": {"evaluators": [{"type": "llm_judge"}], "max_retries": 2}, "evalcases": []},
         {
-            "assert": [{"type": "llm-rubric"}],
-            "max_retries": 2,
+            "execution": {"evaluators": [{"type": "llm_judge", "prompt": "Polite?\n"}], "x": 2},
+            "evalcases": [],
+        },
+        {
+            "assert": [{"type": "llm-rubric", "value": "Polite?\n"}],
+            "x": 2,
             "prompts": ["{{ input }}"],
             "tests": [],
         },
@@ -247,20 +262,23 @@ def test_a_prompt_file_is_referred_to_by_the_path_it_is_given() -> None:
     evaluator = {"type": "llm_judge", "prompt": " judges/g.md "}
     upgraded = upgrade_case({"id": "a", "evaluators": [evaluator]}, {"judges/g.md": "j/g.v2026.md"})
 
-    assert upgraded.document["assert"] == [{"type": "llm-rubric", "prompt": "file://j/g.v2026.md"}]
+    assert upgraded.document["assert"][0]["prompt"] == "file://j/g.v2026.md"
 
 
 def test_a_prompt_file_not_in_the_workspace_stays_a_file_reference_with_a_note() -> None:
     upgraded = upgrade_case({"id": "a", "evaluators": [{"type": "llm_judge", "prompt": "g.md"}]})
 
-    assert upgraded.document["assert"] == [{"type": "llm-rubric", "prompt": "file://g.md"}]
+    assert upgraded.document["assert"][0]["prompt"] == "file://g.md"
     assert upgraded.notes == ["judge prompt file g.md is not in the workspace"]
 
 
 @pytest.mark.parametrize(
     ("execution", "note"),
     [
-        ({"threshold": 0.8}, "`execution.threshold` moved to the test's top level as `threshold`"),
+        (
+            {"max_retries": 2},
+            "`execution.max_retries` moved to the test's top level as `max_retries`",
+        ),
         (
             {"tags": ["y"]},
             "`execution.tags` kept as `metadata.execution.tags` (the test has `tags` already)",
@@ -277,13 +295,13 @@ def test_keys_under_execution_are_kept_with_a_note(execution: dict[str, Any], no
 def test_file_notes_name_each_case() -> None:
     upgraded = upgrade_eval_file(
         {"execution": {"workers": 2}, "evalcases": [None]},
-        [{"id": "a", "execution": {"threshold": 1}}],
+        [{"id": "a", "execution": {"max_retries": 1}}],
         "evalcases",
     )
 
     assert upgraded.all_notes() == [
         "`execution.workers` moved to the file's top level as `workers`",
-        "a: `execution.threshold` moved to the test's top level as `threshold`",
+        "a: `execution.max_retries` moved to the test's top level as `max_retries`",
     ]
 
 

@@ -151,7 +151,7 @@ def test_a_prompt_file_holding_a_chat_array_becomes_messages() -> None:
 
 def test_a_missing_prompt_file_is_a_warning() -> None:
     header = {"prompts": ["file://prompts/missing.txt", "Q"]}
-    [test] = run({"id": "t", "vars": {}}, header)
+    [test] = run({"id": "t", "criteria": "Answers.", "vars": {}}, header)
     assert test.question == "Q"
     assert [warning.code for warning in test.warnings] == ["prompts"]
 

@@ -100,19 +100,28 @@ def test_llm_rubric_prompt_file_is_the_template_filled_in_one_pass() -> None:
         criteria="Correct sum",
         expected_output="4",
         candidate="It is {{criteria}} 4",
-        **{"assert": [{"type": "llm-rubric", "prompt": "file://judges/custom.md"}]},
+        **{
+            "assert": [
+                {"type": "llm-rubric", "prompt": "file://judges/custom.md", "value": "Sums."}
+            ]
+        },
     )
     assert result.evaluator_prompt == (
         "Task: What is 2+2?\nGoal: Correct sum\nRef: 4\n"
         "Answer: It is {{criteria}} 4\nKeep {{other}}"
     )
-    assert result.warnings == ()
+    # A test's own `expected_output` fills the template, but AgentV refuses it today.
+    assert [warning.code for warning in result.warnings] == ["agentv_refuses_file"]
 
 
 def test_a_reference_kept_in_vars_does_not_reach_a_judge_templates_expected_output() -> None:
     result = formatted(
         vars={"input": "What is 2+2?", "expected_output": "4"},
-        **{"assert": [{"type": "llm-rubric", "prompt": "file://judges/custom.md"}]},
+        **{
+            "assert": [
+                {"type": "llm-rubric", "prompt": "file://judges/custom.md", "value": "Sums."}
+            ]
+        },
     )
 
     assert "Ref: \n" in (result.evaluator_prompt or "")
@@ -129,7 +138,7 @@ def test_a_reference_kept_in_vars_does_not_reach_a_judge_templates_expected_outp
             [{"type": "llm-rubric", "prompt": "judges/no-placeholder.md"}],
             "neither {{output}} nor {{expected_output}}",
         ),
-        ([{"type": "rubrics", "value": ["x"]}], "`rubrics` is refused"),
+        ([{"type": "rubrics", "value": ["x"]}], "`rubrics` has been removed"),
     ],
 )
 def test_asserts_agentv_rejects_are_formatted_with_a_warning(

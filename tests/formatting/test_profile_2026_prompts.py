@@ -42,7 +42,7 @@ def text(value: str) -> dict[str, str]:
 def formatted(
     input_value: Any, mode: str = "lm", *, checkout: str = CHECKOUT, **test: Any
 ) -> FormattedTest:
-    document = {"id": "case-1", "vars": {"input": input_value}, **test}
+    document = {"id": "case-1", "criteria": "Answers.", "vars": {"input": input_value}, **test}
     [result] = format_tests_2026(
         document,
         {"prompts": ["{{ input }}"]},
@@ -267,7 +267,8 @@ def test_a_mapping_with_role_is_one_message() -> None:
 
 
 def test_no_input_is_a_warning() -> None:
-    [result] = format_tests_2026({"id": "t"}, {}, eval_path=EVAL_PATH, files=MappingFiles({}))
+    document = {"id": "t", "criteria": "Answers."}
+    [result] = format_tests_2026(document, {}, eval_path=EVAL_PATH, files=MappingFiles({}))
     assert result.question == ""
     assert [warning.code for warning in result.warnings] == ["no_input"]
 

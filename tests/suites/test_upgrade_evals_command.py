@@ -63,7 +63,7 @@ def test_dry_run_says_per_suite_and_case_what_changes(workspace: Workspace) -> N
 def test_notes_are_printed(workspace: Workspace) -> None:
     output = upgrade_evals("--dry-run", "--suite", "evals/eval-cases.yaml")
 
-    assert "    note: `execution.threshold` moved to the test's top level as `threshold`" in output
+    assert "  note: `providers` names several systems under test" in output
 
 
 def test_upgrade_then_export_writes_files_with_no_key_agentv_refuses(

@@ -11,6 +11,11 @@ from evals_app.formatting.judge_prompt import CANDIDATE_ANSWER_PLACEHOLDER
 from evals_app.formatting.profile_2026.conversation import FormattedTurn, format_turns
 from evals_app.formatting.profile_2026.expansion import ExpandedTest, expand_test, read_prompts
 from evals_app.formatting.profile_2026.judge import AssertJudge, JudgeInputs, judge_prompts
+from evals_app.formatting.profile_2026.loader_rules import (
+    file_refusals,
+    test_refusals,
+    test_skips,
+)
 from evals_app.formatting.profile_2026.messages import (
     SegmentReader,
     input_messages,
@@ -94,6 +99,9 @@ def format_tests_2026_in_modes(
         header.get("prompts"), eval_path=eval_path, files=files, warnings=prompt_warnings
     )
     results: list[list[FormattedTest]] = [[] for _ in modes]
+    # Read from the test as written: expanding it by the prompts gives it an `input`.
+    refusals = [*file_refusals(header), *test_refusals(document)]
+    skips = test_skips(document, header)
     for expanded in expand_test(document, header, prompts):
         first: _TestFormatter | None = None
         for index, mode in enumerate(modes):
@@ -111,6 +119,10 @@ def format_tests_2026_in_modes(
             )
             for message in prompt_warnings:
                 test.warn("prompts", message)
+            for message in refusals:
+                test.warn("agentv_refuses_file", message)
+            for message in skips:
+                test.warn("agentv_skips_test", message)
             results[index].append(test.format(source_id))
             first = first or test
     return results

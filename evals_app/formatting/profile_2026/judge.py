@@ -118,15 +118,24 @@ def _typed_judge(
     if isinstance(grader.get("name"), str):
         label = f"{label} ({grader['name']})"
     if grader_type in REJECTED_TYPES:
-        warn(
-            "agentv_skips_test",
-            f"AgentV skips this test: an assert of type `{grader_type}` is refused "
-            "(use `llm-rubric` with a value).",
-        )
+        # AgentV skips the test: loader_rules.py says so, as for every removed type.
         return AssertJudge(label, None)
     if grader_type not in MODEL_GRADERS:
         return AssertJudge(label, None)
     prompt = grader.get("prompt")
+    if (
+        grader_type in ("llm-rubric", "agent-rubric")
+        and isinstance(prompt, str)
+        and prompt.startswith("file://")
+        and not rubric_items(grader.get("value"))
+    ):
+        # AgentV reads a file:// prompt as the template only; with no value beside it the
+        # grader has nothing it accepts, and is skipped.
+        warn(
+            "agentv_skips_test",
+            f"AgentV skips this {grader_type}: its only prompt is a file:// reference "
+            "(give it a `value`, or an inline prompt).",
+        )
     if prompt is not None:
         template = _template(prompt, eval_path=eval_path, files=files, warn=warn)
         if template is None:

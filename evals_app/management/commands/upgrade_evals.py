@@ -84,6 +84,12 @@ class Command(BaseCommand):
             for note in item.notes:
                 self.stdout.write(self.style.WARNING(f"  note: {note}"))
             for case in item.cases:
+                for skip in case.skips:
+                    self.stdout.write(
+                        self.style.WARNING(
+                            f"  {case.case.case_id}: AgentV will skip this test: {skip}"
+                        )
+                    )
                 if not case.changed:
                     continue
                 self.stdout.write(f"  {case.case.case_id}: {'; '.join(case.changes)}")

@@ -61,6 +61,8 @@ class CaseUpgrade:
     after: dict[Any, Any]
     changes: list[str]
     notes: list[str]
+    # Why today's AgentV will skip the upgraded test (what has no equivalent today).
+    skips: list[str] = field(default_factory=list)
     yaml_before: str = ""
     yaml_after: str = ""
     question_before: str = ""
@@ -148,7 +150,13 @@ def plan_upgrade(
         upgrade = SuiteUpgrade(suite, mapped.header, mapped.changes, mapped.notes)
         for case, mapped_case in zip(cases, mapped.cases, strict=True):
             upgrade.cases.append(
-                CaseUpgrade(case, mapped_case.document, mapped_case.changes, mapped_case.notes)
+                CaseUpgrade(
+                    case,
+                    mapped_case.document,
+                    mapped_case.changes,
+                    mapped_case.notes,
+                    mapped_case.skips,
+                )
             )
         plan.suites.append(upgrade)
     if formatted:
