@@ -235,6 +235,41 @@ def test_adding_a_case_with_a_taken_id_shows_the_error_on_the_form(
     assert review.cases.count() == 3
 
 
+def test_sending_the_add_case_form_twice_makes_one_case_and_no_error(
+    signed_in: Client, review: Suite
+) -> None:
+    first = signed_in.post(url("case_create", review), {"case_id": "review-go"})
+    second = signed_in.post(url("case_create", review), {"case_id": "review-go"}, follow=True)
+
+    assert second.redirect_chain == [(first["Location"], 302)]
+    assert review.cases.filter(case_id="review-go").count() == 1
+    assert "already exists" not in second.content.decode()
+
+
+def test_adding_an_id_someone_else_just_added_is_refused(client: Client, review: Suite) -> None:
+    alice = factories.member(review.workspace, "editor", "alice")
+    bob = factories.member(review.workspace, "editor", "bob")
+    client.force_login(alice)
+    client.post(url("case_create", review), {"case_id": "review-go"})
+    client.force_login(bob)
+
+    response = client.post(url("case_create", review), {"case_id": "review-go"})
+
+    assert response.status_code == 422
+    assert review.cases.filter(case_id="review-go").count() == 1
+
+
+def test_adding_the_id_of_a_case_changed_since_is_refused(
+    signed_in: Client, review: Suite
+) -> None:
+    signed_in.post(url("case_create", review), {"case_id": "review-go"})
+    Case.objects.filter(case_id="review-go").update(version=2)
+
+    response = signed_in.post(url("case_create", review), {"case_id": "review-go"})
+
+    assert response.status_code == 422
+
+
 def test_adding_a_case_without_an_id_is_refused(signed_in: Client, review: Suite) -> None:
     response = signed_in.post(url("case_create", review), {"case_id": "   "})
 
