@@ -259,9 +259,7 @@ def test_adding_an_id_someone_else_just_added_is_refused(client: Client, review:
     assert review.cases.filter(case_id="review-go").count() == 1
 
 
-def test_adding_the_id_of_a_case_changed_since_is_refused(
-    signed_in: Client, review: Suite
-) -> None:
+def test_adding_the_id_of_a_case_changed_since_is_refused(signed_in: Client, review: Suite) -> None:
     signed_in.post(url("case_create", review), {"case_id": "review-go"})
     Case.objects.filter(case_id="review-go").update(version=2)
 
