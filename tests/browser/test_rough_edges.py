@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from evals_app.models import Workspace
-from tests.browser.pages import MULTI_TURN, open_editor, question
+from tests.browser.pages import MULTI_TURN, SINGLE_TURN, open_editor, question, text_of
 
 pytestmark = pytest.mark.browser
 
@@ -24,3 +24,23 @@ def test_an_invalid_tool_call_is_named_and_the_rest_of_the_preview_stays(
     expect(question(editor)).to_be_visible()
     expect(editor.get_by_text("The preview cannot be shown")).to_have_count(0)
     expect(editor.get_by_text("expected-0-tool-0-input")).to_have_count(0)
+
+
+def test_a_long_text_grows_to_a_limit_then_scrolls_and_the_preview_stays_beside_it(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    open_editor(editor, example_workspace, SINGLE_TURN)
+    text = text_of(editor, 1)
+    short_height = text.bounding_box()["height"]
+    text.fill("\n".join(f"Line {number} of a long question." for number in range(1, 31)))
+    expect(question(editor)).to_contain_text("Line 30 of a long question.")
+
+    text.fill("\n".join(f"Line {number} of a long question." for number in range(1, 201)))
+
+    expect(question(editor)).to_contain_text("Line 200 of a long question.")
+    box = text.bounding_box()
+    assert short_height < box["height"] <= 0.75 * editor.viewport_size["height"]
+    assert text.evaluate("area => area.scrollHeight > area.clientHeight")
+    text.evaluate("area => area.scrollIntoView({block: 'end'})")
+    pane = editor.locator(".preview-pane").bounding_box()
+    assert pane["y"] >= 0 and pane["x"] > box["x"] + box["width"]
