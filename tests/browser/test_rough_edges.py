@@ -4,6 +4,7 @@ checked in a real browser."""
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from evals_app.models import Workspace
@@ -44,3 +45,15 @@ def test_a_long_text_grows_to_a_limit_then_scrolls_and_the_preview_stays_beside_
     text.evaluate("area => area.scrollIntoView({block: 'end'})")
     pane = editor.locator(".preview-pane").bounding_box()
     assert pane["y"] >= 0 and pane["x"] > box["x"] + box["width"]
+
+
+def test_the_suite_list_describes_a_conversation_test_by_its_turns(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    suite = example_workspace.suites.get(path="evals/today/help-widget.eval.yaml")
+    turns = len(suite.cases.get(case_id="order-lookup").document["turns"])
+
+    editor.goto(reverse("suite_detail", args=[example_workspace.slug, suite.pk]))
+
+    row = editor.get_by_role("row").filter(has_text="order-lookup")
+    expect(row.locator('[data-label="Input turns"]')).to_have_text(f"{turns} turns · conversation")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Case, Suite
+from evals_app.services.imports.folders import import_workspace
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +86,21 @@ def test_suite_page_shows_the_number_of_input_turns(signed_in: Client, review: S
     row = re.search(r'<tr id="case-\d+">.*?review-js.*?</tr>', response.content.decode(), re.S)
     assert row is not None
     assert re.search(r'<td class="num" data-label="Input turns">2</td>', row.group())
+
+
+def test_suite_page_describes_a_conversation_test_by_its_turns(
+    signed_in: Client, example_root: Path
+) -> None:
+    workspace = import_workspace(example_root, "Example workspace").workspace
+    suite = workspace.suites.get(path="evals/today/help-widget.eval.yaml")
+    conversation = suite.cases.get(case_id="order-lookup")
+    turns = len(conversation.document["turns"])
+
+    html = signed_in.get(url("suite_detail", suite)).content.decode()
+
+    row = re.search(rf'<tr id="case-{conversation.pk}">.*?</tr>', html, re.S)
+    assert row is not None
+    assert f'data-label="Input turns">{turns} turns · conversation</td>' in row.group()
 
 
 def test_suite_page_says_markers_or_flat_with_the_engines_reason(
