@@ -11,6 +11,7 @@ from .views import (
     case_editor,
     exports,
     history,
+    invitations,
     members,
     repository,
     review,
@@ -100,6 +101,11 @@ urlpatterns += [
     path(f"{CASE}history/", history.case_history, name="case_history"),
     path(f"{CASE}compare/", history.case_compare, name="case_compare"),
     path(f"{CASE}history/<id:number>/restore/", history.case_restore, name="case_restore"),
+]
+
+# An invitation link: the invited person creates their account (no login needed).
+urlpatterns += [
+    path("invitations/<str:token>/", invitations.invitation, name="invitation"),
 ]
 
 # The signed-in person's API tokens (the API itself is under /api/v1/, agentv_web/urls.py).

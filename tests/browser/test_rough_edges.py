@@ -3,12 +3,25 @@ checked in a real browser."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
 
 from evals_app.models import Workspace
-from tests.browser.pages import MULTI_TURN, SINGLE_TURN, open_editor, question, text_of
+from tests.browser.conftest import EXAMPLE_WORKSPACE, editor_of
+from tests.browser.pages import (
+    MULTI_TURN,
+    PASSWORD,
+    SINGLE_TURN,
+    open_editor,
+    question,
+    sign_in,
+    text_of,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -57,3 +70,30 @@ def test_the_suite_list_describes_a_conversation_test_by_its_turns(
 
     row = editor.get_by_role("row").filter(has_text="order-lookup")
     expect(row.locator('[data-label="Input turns"]')).to_have_text(f"{turns} turns · conversation")
+
+
+def test_an_owner_invites_an_email_and_the_person_joins_with_the_link(
+    new_page: Callable[..., Page], example_workspace: Workspace, live_server: LiveServer
+) -> None:
+    owner_page, newcomer_page = new_page(), new_page()
+    owner = editor_of(example_workspace, "olivia")
+    example_workspace.memberships.filter(user=owner).update(role="owner")
+    sign_in(owner_page, owner, live_server.url)
+    owner_page.goto(example_workspace.get_absolute_url())
+    members = owner_page.get_by_role("form", name="Add a member")
+    members.get_by_label("Username or email").fill("nora@example.com")
+    members.get_by_label("Role").select_option(label="Reviewer")
+    members.get_by_role("button", name="Add or change member").click()
+    message = owner_page.get_by_text("No account has the email nora@example.com.")
+    expect(message).to_be_visible()
+    link = re.search(r"https?://\S+/invitations/\S+/", message.inner_text())
+    assert link is not None
+
+    newcomer_page.goto(link.group())
+    newcomer_page.get_by_label("Username").fill("nora")
+    newcomer_page.get_by_label("Password", exact=True).fill(PASSWORD)
+    newcomer_page.get_by_label("Password again").fill(PASSWORD)
+    newcomer_page.get_by_role("button", name="Create my account and join").click()
+
+    expect(newcomer_page.get_by_text(f"you are Reviewer of {EXAMPLE_WORKSPACE}")).to_be_visible()
+    expect(newcomer_page.get_by_role("heading", level=1)).to_contain_text(EXAMPLE_WORKSPACE)
