@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -22,6 +23,8 @@ from tests.browser.pages import (
     sign_in,
     text_of,
 )
+from tests.conftest import EXAMPLES
+from tests.imports.test_workspace_import import zipped_folder
 
 pytestmark = pytest.mark.browser
 
@@ -97,3 +100,20 @@ def test_an_owner_invites_an_email_and_the_person_joins_with_the_link(
 
     expect(newcomer_page.get_by_text(f"you are Reviewer of {EXAMPLE_WORKSPACE}")).to_be_visible()
     expect(newcomer_page.get_by_role("heading", level=1)).to_contain_text(EXAMPLE_WORKSPACE)
+
+
+def test_the_import_report_leads_with_its_link_and_folds_the_warnings(
+    editor: Page, tmp_path: Path
+) -> None:
+    archive = tmp_path / "examples.zip"
+    archive.write_bytes(zipped_folder(EXAMPLES, "examples"))
+    editor.goto(reverse("workspace_import"))
+    editor.get_by_label("Workspace folder as a .zip").set_input_files(archive)
+    editor.get_by_role("button", name="Import").click()
+
+    report = editor.get_by_role("region", name="Imported examples")
+    expect(report.get_by_role("link").first).to_have_text("Open examples")
+    warnings = report.locator("details").filter(has_text="2 warnings")
+    expect(warnings.locator("li").first).to_be_hidden()
+    warnings.locator("summary").click()
+    expect(warnings.locator("li").first).to_be_visible()
