@@ -165,7 +165,7 @@ def test_search_matches_id_outcome_or_turn_text(
 def test_search_says_how_many_cases_match(signed_in: Client, review: Suite) -> None:
     html = signed_in.get(url("suite_detail", review), {"q": "review"}).content.decode()
 
-    assert "2 of 3 cases match “review”" in html
+    assert "2 of 3 cases shown: match “review”" in html
 
 
 def test_search_from_htmx_returns_only_the_table_of_cases(signed_in: Client, review: Suite) -> None:
