@@ -117,3 +117,25 @@ def test_the_import_report_leads_with_its_link_and_folds_the_warnings(
     expect(warnings.locator("li").first).to_be_hidden()
     warnings.locator("summary").click()
     expect(warnings.locator("li").first).to_be_visible()
+
+
+def test_the_first_tab_reaches_a_skip_link_to_the_content(editor: Page) -> None:
+    editor.goto(reverse("workspace_list"))
+
+    editor.keyboard.press("Tab")
+
+    skip = editor.get_by_role("link", name="Skip to the content")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport()
+    editor.keyboard.press("Enter")
+    expect(editor.locator("main")).to_be_focused()
+
+
+def test_every_page_has_our_favicon(editor: Page) -> None:
+    editor.goto(reverse("workspace_list"))
+
+    icon = editor.locator('link[rel="icon"]').get_attribute("href")
+
+    assert icon is not None and icon.endswith("favicon.svg")
+    answer = editor.request.get(icon)
+    assert answer.status == 200 and "<svg" in answer.text()
