@@ -8,11 +8,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from evals_app.models import Workspace
+from evals_app.models import Case, Workspace
+from evals_app.services.cases.editing import save_case
 from tests.browser.conftest import EXAMPLE_WORKSPACE, editor_of
 from tests.browser.pages import (
     MULTI_TURN,
@@ -139,3 +141,22 @@ def test_every_page_has_our_favicon(editor: Page) -> None:
     assert icon is not None and icon.endswith("favicon.svg")
     answer = editor.request.get(icon)
     assert answer.status == 200 and "<svg" in answer.text()
+
+
+def test_each_fold_on_the_compare_page_says_what_it_unfolds(
+    editor: Page, example_workspace: Workspace, alice: User
+) -> None:
+    case = Case.objects.get(suite__workspace=example_workspace, case_id=MULTI_TURN)
+    document = case.document
+    document["outcome"] = "Names the line that fails and why."
+    save_case(case, document, case.version, alice)
+    editor.goto(
+        reverse("case_compare", args=[example_workspace.slug, case.suite_id, case.pk])
+        + "?from=1&to=2"
+    )
+
+    folds = editor.locator("summary").filter(has_text=re.compile(r"Show \d+ unchanged lines"))
+    names = [fold.evaluate("summary => summary.textContent") for fold in folds.all()]
+
+    assert names and all(re.fullmatch(r"Show \d+ unchanged lines of .+", n) for n in names)
+    assert len(set(names)) == len(names)
