@@ -19,6 +19,7 @@ from .views import (
     suite_upgrade,
     suites,
     workspace_files,
+    workspace_search,
     workspace_settings,
     workspaces,
 )
@@ -38,6 +39,7 @@ urlpatterns = [
     path("w/<slug:slug>/rename/", workspace_settings.workspace_rename, name="workspace_rename"),
     path("w/<slug:slug>/delete/", workspace_settings.workspace_delete, name="workspace_delete"),
     path("w/<slug:slug>/patterns/", workspaces.workspace_patterns, name="workspace_patterns"),
+    path("w/<slug:slug>/search/", workspace_search.workspace_search, name="workspace_search"),
     path(
         "w/<slug:slug>/checkout-folder/",
         workspaces.workspace_checkout_folder,

@@ -44,6 +44,7 @@ def every_page(workspace: Workspace, older: Workspace) -> dict[str, str]:
         "workspace": workspace.get_absolute_url(),
         "workspace settings": reverse("workspace_settings", args=[slug]),
         "activity": reverse("activity", args=[slug]),
+        "search": reverse("workspace_search", args=[slug]) + "?q=review",
         "review queue": reverse("review_queue"),
         "API tokens": reverse("api_tokens"),
         "new file": reverse("file_create", args=[slug]),

@@ -160,3 +160,36 @@ def test_each_fold_on_the_compare_page_says_what_it_unfolds(
 
     assert names and all(re.fullmatch(r"Show \d+ unchanged lines of .+", n) for n in names)
     assert len(set(names)) == len(names)
+
+
+def test_the_workspace_search_finds_cases_in_every_suite(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    editor.goto(example_workspace.get_absolute_url())
+
+    editor.get_by_label("Search every suite").fill("review")
+    editor.get_by_role("button", name="Search").click()
+
+    expect(editor.get_by_role("status")).to_contain_text("match “review”")
+    groups = editor.locator(".search-group h2")
+    expect(groups.first).to_be_visible()
+    paths = groups.all_inner_texts()
+    assert paths == sorted(paths) and "evals/coding/review.yaml" in paths
+    editor.get_by_role("link", name="review-empty-diff").click()
+    expect(editor.get_by_role("heading", level=1)).to_contain_text("review-empty-diff")
+
+
+def test_an_editor_tags_the_selected_cases_from_the_suite_page(
+    editor: Page, example_workspace: Workspace
+) -> None:
+    suite = example_workspace.suites.get(path="evals/coding/review.yaml")
+    editor.goto(reverse("suite_detail", args=[example_workspace.slug, suite.pk]))
+    editor.get_by_role("checkbox", name="Select review-empty-diff").check()
+    editor.get_by_role("checkbox", name="Select review-ticket-timestamps").check()
+
+    editor.get_by_label("Tag to add or remove").fill("nightly")
+    editor.get_by_role("button", name="Add tag").click()
+
+    expect(editor.get_by_text("Tagged “nightly”: 2 cases")).to_be_visible()
+    row = editor.get_by_role("row").filter(has_text="review-empty-diff")
+    expect(row.get_by_role("link", name="nightly")).to_be_visible()

@@ -127,6 +127,7 @@ class Endpoint:
 ENDPOINTS = [
     Endpoint("workspace_detail", "get", Capability.VIEW),
     Endpoint("activity", "get", Capability.VIEW),
+    Endpoint("workspace_search", "get", Capability.VIEW),
     Endpoint("workspace_export", "get", Capability.VIEW),
     Endpoint("suite_detail", "get", Capability.VIEW),
     Endpoint("file_edit", "get", Capability.VIEW),

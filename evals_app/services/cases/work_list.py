@@ -128,6 +128,12 @@ def refresh_suite_summaries(formatter: WorkspaceFormatter, suite: Suite) -> None
     refresh_summaries(formatter, suite, list(suite.cases.filter(summary_current=False)))
 
 
+def search_filter(query: str) -> Q:
+    """What the suite page's search keeps, for any set of cases (the workspace's search too);
+    `query` is cut to MAX_SEARCH_LENGTH."""
+    return _matching(query.strip()[:MAX_SEARCH_LENGTH])
+
+
 def _matching(query: str) -> Q:
     """A case whose id or any text of its document (turns, files' paths, outcome, other
     fields) holds `query`, ignoring case."""
