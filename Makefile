@@ -5,15 +5,16 @@ UV := .tools/bin/uv
 MANAGE := .venv/bin/python manage.py
 CHROMIUM := /usr/bin/chromium
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+PORT ?= 8000
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/.venv
 
 .PHONY: run test test-postgres bench bench-quick setup lint typecheck pytest chromium git postgres clean
 
-run: setup ## Set up, load the example workspace, print the login, serve on 127.0.0.1:8000
+run: setup ## Set up, load the example workspace, print the login, serve on 127.0.0.1:$(PORT)
 	$(MANAGE) migrate --noinput
-	$(MANAGE) local_setup
-	$(MANAGE) runserver 127.0.0.1:8000
+	$(MANAGE) local_setup --address 127.0.0.1:$(PORT)
+	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
 test: setup chromium git lint typecheck pytest ## Set up everything and run the whole suite
 

@@ -129,7 +129,8 @@ class MemberForm(PageForm):
 
     id_prefix = "member"
 
-    username = forms.CharField(label="Username", max_length=150)
+    # An email no account has gets an invitation link instead (services/workspaces/invitations).
+    username = forms.CharField(label="Username or email", max_length=254)
     role = forms.ChoiceField(label="Role", choices=Membership.Role.choices, initial="editor")
 
 

@@ -11,6 +11,7 @@ from .views import (
     case_editor,
     exports,
     history,
+    invitations,
     members,
     repository,
     review,
@@ -18,6 +19,7 @@ from .views import (
     suite_upgrade,
     suites,
     workspace_files,
+    workspace_search,
     workspace_settings,
     workspaces,
 )
@@ -37,6 +39,7 @@ urlpatterns = [
     path("w/<slug:slug>/rename/", workspace_settings.workspace_rename, name="workspace_rename"),
     path("w/<slug:slug>/delete/", workspace_settings.workspace_delete, name="workspace_delete"),
     path("w/<slug:slug>/patterns/", workspaces.workspace_patterns, name="workspace_patterns"),
+    path("w/<slug:slug>/search/", workspace_search.workspace_search, name="workspace_search"),
     path(
         "w/<slug:slug>/checkout-folder/",
         workspaces.workspace_checkout_folder,
@@ -100,6 +103,11 @@ urlpatterns += [
     path(f"{CASE}history/", history.case_history, name="case_history"),
     path(f"{CASE}compare/", history.case_compare, name="case_compare"),
     path(f"{CASE}history/<id:number>/restore/", history.case_restore, name="case_restore"),
+]
+
+# An invitation link: the invited person creates their account (no login needed).
+urlpatterns += [
+    path("invitations/<str:token>/", invitations.invitation, name="invitation"),
 ]
 
 # The signed-in person's API tokens (the API itself is under /api/v1/, agentv_web/urls.py).

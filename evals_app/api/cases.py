@@ -176,7 +176,8 @@ def replace_case(
             ),
             version=current.version,
             differences=[
-                Difference(**vars(item)) for item in differences(current.document, document)
+                Difference(**vars(item))
+                for item in differences(current.document, document, spelled=True)
             ],
         )
         return Status(409, conflict_body)

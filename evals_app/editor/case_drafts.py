@@ -30,6 +30,7 @@ from ..eval_files.key_order import ordered_mapping, split_mapping
 from ..eval_files.parts_2026 import join_test, split_test
 from ..eval_files.yaml_dumper import dump_yaml
 from .drafts_2026 import TEST_ACTIONS, Parts2026Draft
+from .field_labels import labelled_problems
 from .form_fields import (
     DraftFormError,
     form_count,
@@ -307,12 +308,15 @@ class CaseDraft:
             raise ValueError(f"unknown section {section!r}")
         return self.input_turns if section == "input" else self.expected_turns
 
-    def document(self) -> dict[Any, Any]:
+    def document(self, problems: list[tuple[str, str]] | None = None) -> dict[Any, Any]:
         """The case mapping, as an eval file would hold it.
 
-        Raises DraftValueError when a field holds JSON that does not parse.
+        A field whose value does not parse (JSON, YAML, a number) raises DraftValueError; when
+        a `problems` list is given it is added there instead and the mapping is built without
+        that value, so the preview can show the rest (docs/user-guide.md, "The editor").
         """
-        problems: list[tuple[str, str]] = []
+        collect = problems is not None
+        problems = [] if problems is None else problems
         inputs = [t.document(problems, f"input-{i}") for i, t in enumerate(self.input_turns)]
         expected = [
             t.document(problems, f"expected-{i}") for i, t in enumerate(self.expected_turns)
@@ -321,7 +325,7 @@ class CaseDraft:
         if not evaluators and self.original_evaluators is None:
             evaluators = None
         skeleton = join_test(self.skeleton, self.spelling, self.test.parts(problems))
-        if problems:
+        if problems and not collect:
             raise DraftValueError(problems)
         parts = CaseParts(
             case_id=self.case_id,
@@ -437,10 +441,10 @@ class CaseDraft:
 
 class DraftValueError(ValueError):
     """Fields of the form hold values that cannot be saved (JSON that does not parse); each
-    problem is (field name, message)."""
+    problem is (field name, message). Its text names the fields as the page shows them."""
 
     def __init__(self, problems: list[tuple[str, str]]) -> None:
-        super().__init__("; ".join(f"{name}: {message}" for name, message in problems))
+        super().__init__("; ".join(labelled_problems(problems)))
         self.problems = problems
 
 

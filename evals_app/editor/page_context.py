@@ -23,13 +23,14 @@ from ..services.review.document_diffs import document_diff
 from .case_drafts import (
     BlockDraft,
     CaseDraft,
-    DraftValueError,
     EvaluatorDraft,
     ToolCallDraft,
     TurnDraft,
     case_meta_json,
     meta_json,
 )
+from .field_labels import labelled_problems
+from .form_fields import Problems
 from .rows_2026 import today_test_context
 
 SECTION_LABELS = {"input": "Input turns", "expected": "Expected messages"}
@@ -253,20 +254,23 @@ def preview_context(
             if variable.expansions is not None
         ],
     }
+    # A field that does not parse is named as the page shows it, and the rest of the case is
+    # still previewed without that value (docs/user-guide.md, "The editor").
+    problems: Problems = []
+    document = draft.document(problems)
+    context["field_errors"] = labelled_problems(problems)
     try:
-        parts = read_case(draft.document())
-    except DraftValueError as error:
-        context["preview_error"] = str(error)
-        context["turn_warnings"] = {slot: [] for slot in slots}
-        return context
+        parts = read_case(document)
     except EvalFileError as error:
-        context["preview_error"] = (
-            error.message if not error.field else f"{error.field}: {error.message}"
-        )
+        if not problems:
+            context["preview_error"] = (
+                error.message if not error.field else f"{error.field}: {error.message}"
+            )
         context["turn_warnings"] = {slot: [] for slot in slots}
         return context
     if profile_of(suite).expands_tests:
-        return {**context, **_preview_2026(formatter, suite, draft, slots, mode, candidate_answer)}
+        preview = _preview_2026(formatter, suite, document, slots, mode, candidate_answer)
+        return {**context, **preview}
     formatted = formatter.format_single(parts, suite, mode)  # type: ignore[arg-type]
     turn_warnings: dict[str, list[FormattingWarning]] = {slot: [] for slot in slots}
     case_warnings = []
@@ -302,7 +306,7 @@ class TestPreview:
 def _preview_2026(
     formatter: WorkspaceFormatter,
     suite: Suite,
-    draft: CaseDraft,
+    document: dict[Any, Any],
     slots: list[str],
     mode: str,
     candidate_answer: str,
@@ -311,7 +315,7 @@ def _preview_2026(
     system message and judge prompts (docs/formatting.md, "The AgentV 2026 profile"). The first
     expanded test's warnings about input messages go beside the editor's turns."""
     tests = formatter.format_tests(
-        draft.document(),
+        document,
         suite,
         mode,  # type: ignore[arg-type]
         single=True,

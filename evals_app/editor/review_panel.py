@@ -52,11 +52,12 @@ def review_context(
     for thread in threads:
         by_anchor.setdefault(thread.anchor, []).append(thread)
     parts = split_case(case.document)
+    # In the page's order: the turns, then the expected messages.
     turns = [
         (section, position, message["role"])
         for section, messages in (
-            ("expected", parts.expected_messages),
             ("input", parts.input_messages),
+            ("expected", parts.expected_messages),
         )
         for position, message in enumerate(messages)
     ]

@@ -13,12 +13,15 @@ from ..services.api_tokens import TokenNameError, create_token, revoke_token
 from .htmx_request import HtmxHttpRequest
 
 TEMPLATE = "evals/api_tokens.html"
+# The session key that carries a new token from the POST to the page it redirects to, once.
+NEW_TOKEN_KEY = "new_api_token"
 
 
 @require_http_methods(["GET", "POST"])
 @never_cache  # the page that shows a new token must not be kept by a browser or a proxy
 def api_tokens(request: HtmxHttpRequest) -> HttpResponse:
-    """My tokens; POST (`name`) creates one and shows it, this once."""
+    """My tokens; POST (`name`) creates one and redirects to this page, which shows it this
+    once (post/redirect/get: reloading the page never creates a second token)."""
     user = signed_in_user(request)
     context: dict[str, object] = {"name": ""}
     status = 200
@@ -30,7 +33,14 @@ def api_tokens(request: HtmxHttpRequest) -> HttpResponse:
             context.update(name=name, error=str(error))
             status = 422
         else:
-            context.update(new_token=token, new_row=row)
+            request.session[NEW_TOKEN_KEY] = {"pk": row.pk, "token": token}
+            return redirect("api_tokens")
+    else:
+        shown = request.session.pop(NEW_TOKEN_KEY, None)
+        if isinstance(shown, dict) and isinstance(shown.get("pk"), int):
+            # A token revoked meanwhile (another tab) is not shown.
+            shown_row = user.api_tokens.filter(pk=shown["pk"]).first()
+            context.update(new_token=shown.get("token"), new_row=shown_row)
     context["tokens"] = list(user.api_tokens.all())
     return render(request, TEMPLATE, context, status=status)
 

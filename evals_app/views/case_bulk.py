@@ -1,4 +1,5 @@
-"""Acting on the cases selected on the suite page: submit, approve, move, delete (confirmed)."""
+"""Acting on the cases selected on the suite page: submit, approve, add or remove a tag, move,
+delete (confirmed)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from ..services.cases.bulk import (
     delete_cases,
     move_cases,
     submit_cases,
+    tag_cases,
 )
+from ..services.cases.tags import TagError
 from .fragments import render_page
 from .htmx_request import HtmxHttpRequest
 from .suites import SUITE_PAGE, cases_changed, suite_context
@@ -26,6 +29,8 @@ from .suites import SUITE_PAGE, cases_changed, suite_context
 BULK_ACTIONS = {
     "submit": (Capability.EDIT, "Submitted for review"),
     "approve": (Capability.REVIEW, "Approved"),
+    "add-tag": (Capability.EDIT, "Tagged"),
+    "remove-tag": (Capability.EDIT, "Untagged"),
     "move": (Capability.EDIT, "Moved"),
     "delete": (Capability.EDIT, "Deleted"),
 }
@@ -64,6 +69,20 @@ def case_bulk(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRespons
             return cases_changed(request, access, suite)
         result = move_cases(suite, pks, target[0], signed_in_user(request))
         done_label = f"Moved to {target[0].path}"
+    elif action in ("add-tag", "remove-tag"):
+        tag = request.POST.get("bulk_tag", "")
+        try:
+            result = tag_cases(
+                suite, pks, tag, signed_in_user(request), remove=action == "remove-tag"
+            )
+        except TagError as error:
+            messages.error(request, str(error))
+            return cases_changed(request, access, suite)
+        done_label = f"{done_label} “{tag.strip()}”"
+        if not result.done and not result.refused:
+            verb = "has" if action == "add-tag" else "has not"
+            messages.info(request, f"Nothing to do: each selected case {verb} that tag.")
+            return cases_changed(request, access, suite)
     elif action == "delete":
         result = delete_cases(suite, pks, signed_in_user(request))
     elif action == "submit":

@@ -19,7 +19,7 @@ from ..models import Case, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.cases.list_changes import (
     Direction,
-    create_case,
+    add_case,
     delete_case,
     duplicate_case,
     move_case,
@@ -57,14 +57,15 @@ def suite_detail(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResp
 
 @require_POST
 def case_create(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResponse:
-    """Add a case with the given id and one empty user turn, then open it in the editor."""
+    """Add a case with the given id and one empty user turn, then open it in the editor (the
+    same case again when the form is sent twice, as a double-click does)."""
     access = workspace_access(request.user, slug, Capability.EDIT)
     workspace = access.workspace
     suite = get_object_or_404(workspace.suites, pk=suite_pk)
     form = CaseForm(request.POST)
     if form.is_valid():
         try:
-            case = create_case(suite, form.cleaned_data["case_id"], signed_in_user(request))
+            case, _ = add_case(suite, form.cleaned_data["case_id"], signed_in_user(request))
         except EvalFileError as error:
             form.add_error("case_id", error.message)
         else:

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from ..forms import WorkspaceDeleteForm, WorkspaceForm, WorkspaceImportForm
 from ..permissions import Capability, WorkspaceAccess, may_manage, signed_in_user, workspace_access
+from ..services.imports.reimport_report import reimport_counts
 from ..services.imports.zip_import import ZipImportFailed, import_zip, zip_limits
 from ..services.workspaces.lifecycle import (
     WorkspaceNameError,
@@ -71,6 +72,7 @@ def workspace_import(request: HtmxHttpRequest) -> HttpResponse:
         return render(request, IMPORT_PAGE, context, status=422)
     context.update(
         summary=summary,
+        reimport=reimport_counts(summary.sync) if summary.sync is not None else None,
         warnings=summary.warnings[:WARNINGS_SHOWN],
         more_warnings=max(len(summary.warnings) - WARNINGS_SHOWN, 0),
         form=WorkspaceImportForm(),

@@ -1,4 +1,5 @@
-// Copy buttons: <button data-copy="#element-id"> copies that element's text to the clipboard.
+// Copy buttons: <button data-copy="#element-id"> copies that element's text (a form field's
+// value) to the clipboard.
 (function () {
   "use strict";
 
@@ -10,7 +11,8 @@
     const source = document.querySelector(button.dataset.copy);
     const status = document.getElementById(button.getAttribute("aria-controls") || "");
     try {
-      await navigator.clipboard.writeText(source.textContent);
+      const text = source instanceof HTMLInputElement ? source.value : source.textContent;
+      await navigator.clipboard.writeText(text);
       if (status) {
         status.textContent = "Copied to the clipboard.";
       }

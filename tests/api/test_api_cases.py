@@ -171,8 +171,25 @@ def test_a_save_based_on_an_older_version_is_a_conflict_with_what_differs(team: 
     assert body["message"] == (
         "first was saved by someone else: it is at version 2, not 1. Nothing was written."
     )
-    assert body["differences"] == [{"label": "Outcome", "theirs": "Theirs.", "yours": "Mine."}]
+    assert body["differences"] == [{"label": "outcome", "theirs": "Theirs.", "yours": "Mine."}]
     assert Case.objects.get(pk=team.first.pk).document["outcome"] == "Theirs."
+
+
+def test_a_conflicts_differences_are_named_in_the_suites_spelling(team: Team) -> None:
+    today = suite(team.workspace, "evals/today.eval.yaml", cases_key="tests", profile="2026")
+    stored = {"id": "t1", "criteria": "Old.", "input": "Hi"}
+    Case.objects.create(suite=today, position=0, case_id="t1", document=stored)
+    api = team.as_role("editor")
+    query = {"suite": today.path, "id": "t1"}
+    theirs = {**stored, "criteria": "Theirs.", "input": "Hello"}
+    api.put("/workspaces/team-evals/case", {"version": 1, "document": theirs}, **query)
+
+    mine = {**stored, "criteria": "Mine."}
+    response = api.put("/workspaces/team-evals/case", {"version": 1, "document": mine}, **query)
+
+    assert response.status_code == 409
+    labels = [difference["label"] for difference in response.json()["differences"]]
+    assert labels == ["criteria", "input 1"]
 
 
 @pytest.mark.parametrize(

@@ -69,22 +69,54 @@ def test_the_page_is_linked_from_every_page_header(alice: Client) -> None:
     assert f'href="{reverse("api_tokens")}"' in page
 
 
-def test_creating_a_token_shows_it_once_and_it_works(alice: Client) -> None:
-    response = alice.post(
-        reverse("api_tokens"), {"name": "nightly CI", "csrfmiddlewaretoken": csrf(alice)}
+def create(client: Client, name: str) -> str:
+    """Create a token named `name` on the page and follow the redirect: the page's text."""
+    response = client.post(
+        reverse("api_tokens"), {"name": name, "csrfmiddlewaretoken": csrf(client)}, follow=True
     )
+    assert response.redirect_chain == [(reverse("api_tokens"), 302)]
+    return response.content.decode()
 
-    assert response.status_code == 200
-    assert "no-store" in response["Cache-Control"]
-    token = TOKEN.search(response.content.decode()).group()
+
+def test_creating_a_token_shows_it_once_and_it_works(alice: Client) -> None:
+    page = create(alice, "nightly CI")
+
+    token = TOKEN.search(page).group()
     assert ApiClient(token).get("/workspaces").status_code == 200
     listed = alice.get(reverse("api_tokens")).content.decode()
     assert "nightly CI" in listed and token[:15] in listed
     assert token not in listed
 
 
+def test_the_page_that_shows_a_new_token_is_never_cached(alice: Client) -> None:
+    alice.post(reverse("api_tokens"), {"name": "laptop", "csrfmiddlewaretoken": csrf(alice)})
+
+    response = alice.get(reverse("api_tokens"))
+
+    assert TOKEN.search(response.content.decode())
+    assert "no-store" in response["Cache-Control"]
+
+
+def test_reloading_after_creating_a_token_creates_no_second_one(alice: Client) -> None:
+    create(alice, "laptop")
+
+    reloaded = alice.get(reverse("api_tokens"))
+
+    assert reloaded.status_code == 200
+    assert ApiToken.objects.count() == 1
+    assert not TOKEN.search(reloaded.content.decode())
+
+
+def test_the_new_token_has_a_copy_button(alice: Client) -> None:
+    page = create(alice, "laptop")
+
+    assert 'data-copy="#new-token"' in page
+    assert "js/copy.js" in page
+
+
 @pytest.mark.parametrize(
-    ("name", "words"), [("  ", "Give the token a name"), ("x" * 101, "at most")]
+    ("name", "words"),
+    [("", "Give the token a name"), ("  ", "Give the token a name"), ("x" * 101, "at most")],
 )
 def test_a_token_needs_a_name_that_fits(alice: Client, name: str, words: str) -> None:
     response = alice.post(reverse("api_tokens"), {"name": name, "csrfmiddlewaretoken": csrf(alice)})
@@ -104,10 +136,7 @@ def test_creating_and_revoking_need_the_csrf_token(alice: Client) -> None:
 
 
 def test_revoking_a_token_stops_it_at_once(alice: Client) -> None:
-    response = alice.post(
-        reverse("api_tokens"), {"name": "laptop", "csrfmiddlewaretoken": csrf(alice)}
-    )
-    token = TOKEN.search(response.content.decode()).group()
+    token = TOKEN.search(create(alice, "laptop")).group()
     row = ApiToken.objects.get()
 
     revoked = alice.post(

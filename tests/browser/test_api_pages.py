@@ -63,3 +63,35 @@ def test_a_token_made_on_the_tokens_page_opens_the_api(
         ).status
         == 401
     )
+
+
+def test_reloading_the_new_token_page_creates_no_second_token(
+    page: Page, alice: User, live_server: LiveServer
+) -> None:
+    sign_in(page, alice, live_server.url)
+    page.goto(f"{live_server.url}/account/api-tokens/")
+    page.get_by_label("Name").fill("laptop")
+    page.get_by_role("button", name="Create token").click()
+    expect(page.get_by_label("Copy it now")).to_be_visible()
+
+    page.reload()
+
+    expect(page.get_by_label("Copy it now")).to_have_count(0)
+    expect(page.get_by_role("button", name="Revoke laptop")).to_have_count(1)
+    assert alice.api_tokens.count() == 1
+
+
+def test_the_copy_button_copies_the_new_token(
+    page: Page, alice: User, live_server: LiveServer
+) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    sign_in(page, alice, live_server.url)
+    page.goto(f"{live_server.url}/account/api-tokens/")
+    page.get_by_label("Name").fill("laptop")
+    page.get_by_role("button", name="Create token").click()
+    token = page.get_by_label("Copy it now").input_value()
+
+    page.get_by_role("button", name="Copy the token").click()
+
+    expect(page.get_by_text("Copied to the clipboard.")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == token

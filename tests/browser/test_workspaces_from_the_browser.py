@@ -45,8 +45,10 @@ def test_create_a_workspace_import_a_zip_rename_and_delete_a_suite(
     page.get_by_label("Workspace folder as a .zip").set_input_files(archive)
     page.get_by_label("Workspace name (default: the folder's name)").fill("Support evals")
     page.get_by_role("button", name="Import").click()
-    summary = page.get_by_role("region", name="Imported Support evals")
+    # Into the workspace just made: a re-import, which says what it did to the cases.
+    summary = page.get_by_role("region", name="Re-imported into Support evals")
     expect(summary).to_contain_text("1 suite, 2 cases, 0 files, 0 warnings.")
+    expect(summary).to_contain_text("Cases: 2 added, 0 changed, 0 kept, 0 in conflict.")
     summary.get_by_role("link", name="Open Support evals").click()
 
     page.get_by_role("link", name="evals/refunds.yaml").click()

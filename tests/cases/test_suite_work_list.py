@@ -176,7 +176,21 @@ def test_an_unknown_filter_value_shows_the_whole_suite(signed_in: Client, work: 
 def test_a_filtered_list_says_how_many_cases_it_shows(signed_in: Client, work: Suite) -> None:
     html = signed_in.get(page_url(work), {"tag": "smoke"}).content.decode()
 
-    assert "2 of 4 cases shown, tagged “smoke”." in html
+    assert "2 of 4 cases shown: tagged “smoke”." in html
+
+
+def test_a_searchs_count_names_every_other_filter_it_is_narrowed_by(
+    signed_in: Client, work: Suite
+) -> None:
+    query = {"q": "a", "status": "draft", "warnings": "without", "markers": "flat", "tag": "smoke"}
+
+    html = signed_in.get(page_url(work), query).content.decode()
+
+    count = len(listed(signed_in, work, **query))
+    assert (
+        f"{count} of 4 cases shown: match “a”, review: Draft, without warnings, "
+        "formatting: Flat, tagged “smoke”." in html
+    )
 
 
 @pytest.mark.parametrize(

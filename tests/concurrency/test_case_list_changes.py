@@ -9,7 +9,12 @@ from __future__ import annotations
 import pytest
 
 from evals_app.models import Case, Suite
-from evals_app.services.cases.list_changes import create_case, duplicate_case, move_case
+from evals_app.services.cases.list_changes import (
+    add_case,
+    create_case,
+    duplicate_case,
+    move_case,
+)
 from tests import factories
 from tests.concurrency.threads import run_together
 
@@ -50,3 +55,13 @@ def test_concurrent_adds_copies_and_moves_keep_positions_unique_and_contiguous(
     assert positions == list(range(3 + 2 * WORKERS))
     ids = {case_id for _, case_id in rows}
     assert ids == {"a", "b", "c"} | {f"added-by-{w}" for w in range(WORKERS)} | set(results)
+
+
+def test_a_double_click_on_add_case_makes_one_case(suite: Suite) -> None:
+    author = factories.user("alice", password=None)
+
+    results = run_together([lambda: add_case(suite, "clicked", author) for _ in range(2)])
+
+    assert sorted(added.created for added in results) == [False, True], results
+    assert results[0].case.pk == results[1].case.pk
+    assert Case.objects.filter(suite=suite, case_id="clicked").count() == 1

@@ -137,7 +137,7 @@ def test_invalid_json_in_a_mapping_content_is_shown_and_nothing_is_saved(
     )
 
     assert response.status_code == 422
-    assert "input-0-mapping: not valid JSON" in response.content.decode()
+    assert "Content of turn 1: not valid JSON" in response.content.decode()
     assert Case.objects.get(pk=case.pk).version == case.version
 
 

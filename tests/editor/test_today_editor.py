@@ -146,7 +146,7 @@ def test_a_bad_window_size_is_named_and_nothing_is_saved(client: Client) -> None
 
     assert response.status_code == 422
     assert (
-        "conversation-window_size: &#x27;two&#x27; is not a whole number"
+        "Window (exchanges kept): &#x27;two&#x27; is not a whole number"
         in response.content.decode()
     )
     assert Case.objects.get(pk=case.pk).version == case.version

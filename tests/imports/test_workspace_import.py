@@ -4,6 +4,7 @@ its report on the page, and every refusal said there with nothing written."""
 from __future__ import annotations
 
 import io
+import re
 import tempfile
 import zipfile
 from html import unescape
@@ -16,6 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import ActivityRecord, Membership, Workspace
+from evals_app.services.cases.editing import save_case
 from tests import factories
 from tests.conftest import EXAMPLES
 
@@ -184,6 +186,58 @@ def test_an_owner_may_import_into_their_workspace_keeping_what_the_app_made(
         ("only-case",),
     ]
     assert workspace.suites.filter(pk=kept.pk).exists()
+
+
+def reimport_page(client: Client, workspace: Workspace, files: dict[str, Any]) -> str:
+    response = upload(client, factories.zip_archive(files), name=workspace.name)
+    assert response.status_code == 200
+    return unescape(response.content.decode())
+
+
+def test_a_reimport_says_what_was_added_changed_kept_and_in_conflict(client: Client) -> None:
+    first = factories.simple_case("first", outcome="One.")
+    second = factories.simple_case("second", outcome="Two.")
+    third = factories.simple_case("third", outcome="Three.")
+    owner = factories.user("olivia", password=None)
+    client.force_login(owner)
+    upload(
+        client,
+        factories.zip_archive({"team/evals/a.yaml": factories.eval_document(first, second, third)}),
+    )
+    workspace = Workspace.objects.get(name="team")
+    in_app = workspace.suites.get().cases.get(case_id="third")
+    document = {**in_app.document, "outcome": "Three, as the app has it."}
+    save_case(in_app, document, in_app.version, owner)
+    changed_second = {**second, "outcome": "Two, as the files have it."}
+    conflicting_third = {**third, "outcome": "Three, as the files have it."}
+    added = factories.simple_case("fourth", outcome="Four.")
+
+    page = reimport_page(
+        client,
+        workspace,
+        {
+            "team/evals/a.yaml": factories.eval_document(
+                first, changed_second, conflicting_third, added
+            )
+        },
+    )
+
+    assert "Re-imported into team" in page
+    assert "Cases: 1 added, 1 changed, 1 kept, 1 in conflict." in page
+    assert "<li>evals/a.yaml: third</li>" in page
+
+
+def test_the_import_report_opens_with_the_link_to_the_workspace(alice: Client) -> None:
+    html = upload(alice, zipped_folder(EXAMPLES, "examples")).content.decode()
+
+    report = html[html.index('id="import-summary"') :]
+    assert report.index("Open examples") < report.index("warning")
+
+
+def test_the_import_warnings_are_folded_under_their_count(alice: Client) -> None:
+    html = upload(alice, zipped_folder(EXAMPLES, "examples")).content.decode()
+
+    assert re.search(r"<details[^>]*>\s*<summary>2 warnings</summary>", html)
 
 
 @pytest.mark.parametrize("role", ["editor", "reviewer", "viewer", None])

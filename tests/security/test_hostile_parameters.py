@@ -16,6 +16,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from evals_app.json_limits import MAX_JSON_DEPTH
 from evals_app.models import Case, Workspace
+from evals_app.services.workspaces.invitations import invitation_token
 from tests import factories
 from tests.html_forms import form_fields
 
@@ -128,6 +129,7 @@ def world() -> World:
         "thread_pk": thread.pk,
         "number": 1,
         "token_pk": owner.api_tokens.get().pk,
+        "token": invitation_token(space, "invited@example.com", "editor"),
     }
     return World(client, values, case)
 
@@ -135,7 +137,7 @@ def world() -> World:
 def url_of(route: str, values: dict[str, Any]) -> str:
     url = route
     for name, value in values.items():
-        for converter in ("slug", "id"):
+        for converter in ("slug", "id", "str"):
             url = url.replace(f"<{converter}:{name}>", str(value))
         url = url.replace(f"<{name}>", str(value))  # the API's paths (ninja)
     assert "<" not in url, url

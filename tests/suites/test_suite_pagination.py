@@ -65,7 +65,7 @@ def test_a_page_number_out_of_range_shows_the_nearest_page(
 def test_a_search_counts_its_matches_over_every_page(signed_in: Client, long_suite: Suite) -> None:
     html = page(signed_in, long_suite, q="case-0")
 
-    assert "100 of 120 cases match" in html
+    assert "100 of 120 cases shown: match" in html
     assert len(listed(html)) == CASES_PER_PAGE
     assert 'href="?q=case-0&amp;page=2" rel="next"' in html
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Case, Suite
+from evals_app.services.imports.folders import import_workspace
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -86,6 +88,21 @@ def test_suite_page_shows_the_number_of_input_turns(signed_in: Client, review: S
     assert re.search(r'<td class="num" data-label="Input turns">2</td>', row.group())
 
 
+def test_suite_page_describes_a_conversation_test_by_its_turns(
+    signed_in: Client, example_root: Path
+) -> None:
+    workspace = import_workspace(example_root, "Example workspace").workspace
+    suite = workspace.suites.get(path="evals/today/help-widget.eval.yaml")
+    conversation = suite.cases.get(case_id="order-lookup")
+    turns = len(conversation.document["turns"])
+
+    html = signed_in.get(url("suite_detail", suite)).content.decode()
+
+    row = re.search(rf'<tr id="case-{conversation.pk}">.*?</tr>', html, re.S)
+    assert row is not None
+    assert f'data-label="Input turns">{turns} turns · conversation</td>' in row.group()
+
+
 def test_suite_page_says_markers_or_flat_with_the_engines_reason(
     signed_in: Client, review: Suite
 ) -> None:
@@ -148,7 +165,7 @@ def test_search_matches_id_outcome_or_turn_text(
 def test_search_says_how_many_cases_match(signed_in: Client, review: Suite) -> None:
     html = signed_in.get(url("suite_detail", review), {"q": "review"}).content.decode()
 
-    assert "2 of 3 cases match “review”" in html
+    assert "2 of 3 cases shown: match “review”" in html
 
 
 def test_search_from_htmx_returns_only_the_table_of_cases(signed_in: Client, review: Suite) -> None:
@@ -233,6 +250,39 @@ def test_adding_a_case_with_a_taken_id_shows_the_error_on_the_form(
     )
     assert 'aria-invalid="true"' in response.content.decode()
     assert review.cases.count() == 3
+
+
+def test_sending_the_add_case_form_twice_makes_one_case_and_no_error(
+    signed_in: Client, review: Suite
+) -> None:
+    first = signed_in.post(url("case_create", review), {"case_id": "review-go"})
+    second = signed_in.post(url("case_create", review), {"case_id": "review-go"}, follow=True)
+
+    assert second.redirect_chain == [(first["Location"], 302)]
+    assert review.cases.filter(case_id="review-go").count() == 1
+    assert "already exists" not in second.content.decode()
+
+
+def test_adding_an_id_someone_else_just_added_is_refused(client: Client, review: Suite) -> None:
+    alice = factories.member(review.workspace, "editor", "alice")
+    bob = factories.member(review.workspace, "editor", "bob")
+    client.force_login(alice)
+    client.post(url("case_create", review), {"case_id": "review-go"})
+    client.force_login(bob)
+
+    response = client.post(url("case_create", review), {"case_id": "review-go"})
+
+    assert response.status_code == 422
+    assert review.cases.filter(case_id="review-go").count() == 1
+
+
+def test_adding_the_id_of_a_case_changed_since_is_refused(signed_in: Client, review: Suite) -> None:
+    signed_in.post(url("case_create", review), {"case_id": "review-go"})
+    Case.objects.filter(case_id="review-go").update(version=2)
+
+    response = signed_in.post(url("case_create", review), {"case_id": "review-go"})
+
+    assert response.status_code == 422
 
 
 def test_adding_a_case_without_an_id_is_refused(signed_in: Client, review: Suite) -> None:

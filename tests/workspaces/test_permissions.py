@@ -127,6 +127,7 @@ class Endpoint:
 ENDPOINTS = [
     Endpoint("workspace_detail", "get", Capability.VIEW),
     Endpoint("activity", "get", Capability.VIEW),
+    Endpoint("workspace_search", "get", Capability.VIEW),
     Endpoint("workspace_export", "get", Capability.VIEW),
     Endpoint("suite_detail", "get", Capability.VIEW),
     Endpoint("file_edit", "get", Capability.VIEW),
@@ -269,10 +270,11 @@ def test_superuser_may_do_anything(world: World, endpoint: Endpoint) -> None:
 def test_every_view_of_the_app_is_in_the_matrix() -> None:
     # Not about one workspace: any signed-in user may list, create and import workspaces and
     # manage their own API tokens; any token lists its own workspaces; the API's schema and
-    # docs describe it, with no data.
+    # docs describe it, with no data; an invitation link is for whoever holds it, signed in or
+    # not (tests/workspaces/test_invitations.py).
     anywhere = {"workspace_list", "review_queue", "workspace_create", "workspace_import"}
     anywhere |= {"api_tokens", "api_token_revoke", "list_workspaces"}
-    anywhere |= {"openapi-json", "openapi-view", "api-root"}
+    anywhere |= {"openapi-json", "openapi-view", "api-root", "invitation"}
     covered = {endpoint.name for endpoint in ENDPOINTS + API_ENDPOINTS} | anywhere
 
     assert {pattern.name for pattern in _patterns()} <= covered

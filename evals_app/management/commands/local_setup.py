@@ -12,19 +12,32 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from evals_app.models import Workspace
 from evals_app.services.imports.folders import ImportFailed, import_workspace
 
 EXAMPLE_WORKSPACE = "Example workspace"
 USERNAME = "admin"
+DEFAULT_ADDRESS = "127.0.0.1:8000"
 
 
 class Command(BaseCommand):
     help = "Load the example workspace and create a local account (for `make run`)."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--address",
+            default=DEFAULT_ADDRESS,
+            help="host:port the server will listen on, printed in the login URL "
+            f"(`make run PORT=...` passes it; default {DEFAULT_ADDRESS})",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
+        address = options["address"]
+        host, _, port = address.rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise CommandError(f"--address {address!r} is not host:port, e.g. {DEFAULT_ADDRESS}.")
         if not Workspace.objects.filter(name=EXAMPLE_WORKSPACE).exists():
             try:
                 summary = import_workspace(settings.BASE_DIR / "examples", EXAMPLE_WORKSPACE)
@@ -34,7 +47,7 @@ class Command(BaseCommand):
         password = self._local_password(Path(settings.DATA_DIR) / "local-login.txt")
         self.stdout.write(
             self.style.SUCCESS(
-                f"Log in at http://127.0.0.1:8000/ as {USERNAME!r} with password {password!r}"
+                f"Log in at http://{address}/ as {USERNAME!r} with password {password!r}"
             )
         )
 

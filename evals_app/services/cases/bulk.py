@@ -1,4 +1,5 @@
-"""Acting on several cases of a suite at once: submit, approve, move to another suite, delete.
+"""Acting on several cases of a suite at once: submit, approve, add or remove a tag, move to
+another suite, delete.
 
 Each action is one transaction that locks the suite rows first (STYLE.md, "Ordered children").
 A case the action cannot apply to is refused with the reason, the others go ahead: the result
@@ -17,10 +18,13 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from ...eval_files.errors import EvalFileError
 from ...models import ActivityRecord, Case, ReviewEvent, Suite
 from ..review.workflow import ReviewError, move
 from ..workspaces.activity import record_activity
+from .editing import save_case
 from .positions import close_gaps
+from .tags import checked_tag, with_tag, without_tag
 
 
 @dataclass
@@ -75,6 +79,32 @@ def move_cases(
         result.done = [case.case_id for case in moving]
         if moving:
             _record(suite, actor, "moved", moving, f"from {suite.path} to {target.path}", target)
+    return result
+
+
+def tag_cases(
+    suite: Suite, pks: Sequence[int], tag: str, actor: User, *, remove: bool = False
+) -> BulkResult:
+    """Add `tag` to the cases `pks` of `suite` (or remove it): each change is saved as an edit
+    is, with its revision (docs/user-guide.md, "Tags"). A case that has the tag already (or
+    has not) is left alone and not reported; TagError for a tag that cannot be one."""
+    tag = checked_tag(tag)
+    change = without_tag if remove else with_tag
+    result = BulkResult()
+    with transaction.atomic():
+        _lock(suite)
+        for case in _current(suite, pks):
+            document = change(case.document, tag)
+            if document is None:
+                continue
+            summary = f"tag {tag} {'removed' if remove else 'added'}"
+            try:
+                with transaction.atomic():  # a refusal undoes only that case
+                    save_case(case, document, case.version, actor, summary=summary[:200])
+            except EvalFileError as error:
+                result.refused.append((case.case_id, error.message))
+            else:
+                result.done.append(case.case_id)
     return result
 
 

@@ -97,17 +97,28 @@ def paste_case(suite: Suite, source: str, author: User | None = None) -> tuple[C
         return case, True
 
 
-def differences(theirs: dict[Any, Any], yours: dict[Any, Any]) -> list[Difference]:
-    """What differs between two case mappings, part by part and turn by turn."""
+def differences(
+    theirs: dict[Any, Any], yours: dict[Any, Any], *, spelled: bool = False
+) -> list[Difference]:
+    """What differs between two case mappings, part by part and turn by turn; with `spelled`,
+    each part is named by its key in the stored case's own spelling (`criteria`, `input 2`),
+    as the API names them (docs/api.md)."""
     their_parts, your_parts = _parts(theirs), _parts(yours)
+    spelling = their_parts.spelling
+    names = (
+        ("id", spelling.outcome_key, ".".join(spelling.input_path))
+        if spelled
+        else ("Id", "Outcome", "Input turn")
+    )
+    expected_name = ".".join(spelling.expected_path) if spelled else "Expected turn"
     found = []
     if their_parts.case_id != your_parts.case_id:
-        found.append(Difference("Id", their_parts.case_id, your_parts.case_id))
+        found.append(Difference(names[0], their_parts.case_id, your_parts.case_id))
     if their_parts.outcome != your_parts.outcome:
-        found.append(Difference("Outcome", _text(their_parts.outcome), _text(your_parts.outcome)))
+        found.append(Difference(names[1], _text(their_parts.outcome), _text(your_parts.outcome)))
     for label, their_turns, your_turns in (
-        ("Input turn", their_parts.input_messages, your_parts.input_messages),
-        ("Expected turn", their_parts.expected_messages, your_parts.expected_messages),
+        (names[2], their_parts.input_messages, your_parts.input_messages),
+        (expected_name, their_parts.expected_messages, your_parts.expected_messages),
     ):
         for index in range(max(len(their_turns), len(your_turns))):
             their_turn = their_turns[index] if index < len(their_turns) else None

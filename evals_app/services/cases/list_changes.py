@@ -6,7 +6,7 @@ the same suite take turns instead of interleaving their renumbering.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -55,6 +55,29 @@ def new_case_of(suite: Suite, case_id: str) -> CaseParts:
         like = None
     prompts = "prompts" in suite.document
     return new_case_parts(case_id, like, suite.cases_key or None, prompts=prompts)
+
+
+class AddedCase(NamedTuple):
+    """The case "Add case" opens, and whether this request created it."""
+
+    case: Case
+    created: bool
+
+
+def add_case(suite: Suite, case_id: str, author: User) -> AddedCase:
+    """`create_case`, except that when `author` already added a case with `case_id` that
+    nobody changed since (one revision, theirs), that case is opened instead of refused: a
+    double-click on "Add case" sends the form twice and must make one case, without an error
+    (docs/user-guide.md, "Adding a case")."""
+    with transaction.atomic():
+        # The second request of a double-click waits here until the first one committed.
+        suite = _lock(suite.pk)
+        existing = suite.cases.filter(case_id=case_id, version=1).first()
+        if existing is not None:
+            authors = list(existing.revisions.values_list("author_id", flat=True)[:2])
+            if authors == [author.pk]:
+                return AddedCase(existing, created=False)
+        return AddedCase(create_case(suite, case_id, author), created=True)
 
 
 def duplicate_case(case: Case, author: User | None = None) -> Case:

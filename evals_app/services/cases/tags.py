@@ -50,3 +50,46 @@ def cases_tagged(cases: QuerySet[Case], tag: str) -> QuerySet[Case]:
         if tag in case_tags(document)
     ]
     return cases.filter(pk__in=exact)
+
+
+MAX_TAG_LENGTH = 200
+
+
+class TagError(ValueError):
+    """A tag that cannot be added, with the reason in words."""
+
+
+def checked_tag(text: str) -> str:
+    """`text` as a tag (spaces around it dropped); TagError when it is empty, too long or
+    spans lines (a tag is one word or phrase on the suite page's filter)."""
+    tag = text.strip()
+    if not tag:
+        raise TagError("Type the tag to add or remove.")
+    if len(tag) > MAX_TAG_LENGTH:
+        raise TagError(f"A tag has at most {MAX_TAG_LENGTH} characters.")
+    if any(character in tag for character in "\r\n\t\x00"):
+        raise TagError("A tag is one line of text.")
+    return tag
+
+
+def with_tag(document: dict[str, Any], tag: str) -> dict[str, Any] | None:
+    """`document` with `tag` added at the end of its tags, or None when it has it already."""
+    tags = case_tags(document)
+    if tag in tags:
+        return None
+    kept = document.get("tags")
+    others = kept if isinstance(kept, list) else ([kept] if isinstance(kept, str) else [])
+    return {**document, "tags": [*others, tag]}
+
+
+def without_tag(document: dict[str, Any], tag: str) -> dict[str, Any] | None:
+    """`document` without `tag` (and without `tags` once none is left), or None when it does
+    not have it."""
+    if tag not in case_tags(document):
+        return None
+    kept = document.get("tags")
+    left = [item for item in kept if item != tag] if isinstance(kept, list) else []
+    changed = {**document, "tags": left}
+    if not left:
+        del changed["tags"]
+    return changed

@@ -54,6 +54,21 @@ class CaseListing:
         return any((self.q, self.status, self.warnings, self.markers, self.conflicts, self.tag))
 
     @property
+    def filters_described(self) -> list[str]:
+        """Every filter in use, in words, so the page's count says all that it counts (a
+        search's count is also narrowed by the review, warnings, markers and tag filters)."""
+        described = [f"match “{self.q}”"] if self.q else []
+        if self.status in ReviewStatus.values:
+            described.append(f"review: {ReviewStatus(self.status).label}")
+        if self.warnings in WARNINGS:
+            described.append(WARNINGS[self.warnings].lower())
+        if self.markers in MARKERS:
+            described.append(f"formatting: {MARKERS[self.markers]}")
+        if self.tag:
+            described.append(f"tagged “{self.tag}”")
+        return described
+
+    @property
     def in_suite_order(self) -> bool:
         """Whether the list is the whole suite in its own order (where moving cases makes sense)."""
         return not self.is_filtered and not self.sort
@@ -118,6 +133,12 @@ def ordered_cases(cases: QuerySet[Case], sort: str) -> QuerySet[Case]:
 def refresh_suite_summaries(formatter: WorkspaceFormatter, suite: Suite) -> None:
     """Bring every out-of-date summary of the suite up to date (one query when none is)."""
     refresh_summaries(formatter, suite, list(suite.cases.filter(summary_current=False)))
+
+
+def search_filter(query: str) -> Q:
+    """What the suite page's search keeps, for any set of cases (the workspace's search too);
+    `query` is cut to MAX_SEARCH_LENGTH."""
+    return _matching(query.strip()[:MAX_SEARCH_LENGTH])
 
 
 def _matching(query: str) -> Q:

@@ -13,6 +13,7 @@ from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from ...eval_files.dialects import referenced_file
+from ...eval_files.parts_2026 import TURNS_KEY
 from ...models import ActivityRecord, Case, CommentThread, Suite, Workspace
 from ...request_numbers import MAX_DATABASE_INTEGER, parse_number
 from ..cases.summaries import StoredFormatting, refresh_summaries, stored_formatting
@@ -120,6 +121,14 @@ class CaseSummary:
     # Set instead of `formatted` when the stored case is not a valid eval case (e.g. no turns).
     problem: str = ""
     tags: tuple[str, ...] = ()
+
+    @property
+    def conversation_turns(self) -> int | None:
+        """How many turns a conversation test has (docs/formats.md, "Today's tests"); None
+        for a case that is not one: the page describes it by its input turns."""
+        document = self.case.document
+        turns = document.get(TURNS_KEY) if isinstance(document, dict) else None
+        return len(turns) if isinstance(turns, list) else None
 
 
 def _with_open_threads(cases: QuerySet[Case]) -> QuerySet[Case]:

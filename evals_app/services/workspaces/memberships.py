@@ -1,4 +1,4 @@
-"""Who belongs to a workspace: owners add and remove members by username.
+"""Who belongs to a workspace: owners add and remove members by username or email.
 
 The one-owner rule: a workspace that has an owner keeps at least one, so that someone can
 always manage its members. The first member (added by an administrator) may have any role.
@@ -23,9 +23,7 @@ def add_member(
     """Give `username` the `role` in `workspace` (changing the role of an existing member)."""
     if role not in Membership.Role.values:
         raise MembershipError(f"{role!r} is not a role.")
-    user = User.objects.filter(username=username.strip(), is_active=True).first()
-    if user is None:
-        raise MembershipError(f"There is no active account named {username.strip()!r}.")
+    user = account_named(username)
     with transaction.atomic():
         previous = (
             Membership.objects.select_for_update()
@@ -51,6 +49,22 @@ def add_member(
             action = ActivityRecord.Action.MEMBER_CHANGED
             record_activity(workspace, actor, action, user.username, detail)
     return membership
+
+
+def account_named(username_or_email: str) -> User:
+    """The active account with this username, else the one with this email address
+    (docs/user-guide.md, "Members"); MembershipError when there is none, or several."""
+    text = username_or_email.strip()
+    user = User.objects.filter(username=text, is_active=True).first()
+    if user is not None:
+        return user
+    if "@" in text:
+        found = list(User.objects.filter(email__iexact=text, is_active=True)[:2])
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise MembershipError(f"Several accounts have the email {text}: add one by username.")
+    raise MembershipError(f"There is no active account named {text!r}.")
 
 
 def remove_member(
