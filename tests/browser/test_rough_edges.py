@@ -115,7 +115,7 @@ def test_the_import_report_leads_with_its_link_and_folds_the_warnings(
 
     report = editor.get_by_role("region", name="Imported examples")
     expect(report.get_by_role("link").first).to_have_text("Open examples")
-    warnings = report.locator("details").filter(has_text="2 warnings")
+    warnings = report.locator("details").filter(has_text="4 warnings")
     expect(warnings.locator("li").first).to_be_hidden()
     warnings.locator("summary").click()
     expect(warnings.locator("li").first).to_be_visible()

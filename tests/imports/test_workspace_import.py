@@ -237,7 +237,7 @@ def test_the_import_report_opens_with_the_link_to_the_workspace(alice: Client) -
 def test_the_import_warnings_are_folded_under_their_count(alice: Client) -> None:
     html = upload(alice, zipped_folder(EXAMPLES, "examples")).content.decode()
 
-    assert re.search(r"<details[^>]*>\s*<summary>2 warnings</summary>", html)
+    assert re.search(r"<details[^>]*>\s*<summary>4 warnings</summary>", html)
 
 
 @pytest.mark.parametrize("role", ["editor", "reviewer", "viewer", None])
