@@ -11,6 +11,7 @@ from .views import (
     case_editor,
     exports,
     history,
+    jobs,
     members,
     repository,
     review,
@@ -114,6 +115,11 @@ urlpatterns += [
 # The linked git repository: check, apply, publish; conflicts resolved from the editor.
 urlpatterns += [
     path("w/<slug:slug>/repository/check/", repository.repository_check, name="repository_check"),
+    path(
+        "w/<slug:slug>/repository/changes/",
+        repository.repository_changes,
+        name="repository_changes",
+    ),
     path("w/<slug:slug>/repository/sync/", repository.repository_sync, name="repository_sync"),
     path(
         "w/<slug:slug>/repository/publish/",
@@ -121,4 +127,12 @@ urlpatterns += [
         name="repository_publish",
     ),
     path(f"{CASE}resolve/", repository.case_resolve, name="case_resolve"),
+]
+
+# Jobs: long work done by the worker, with progress (docs/jobs.md).
+urlpatterns += [
+    path("jobs/running/", jobs.running_jobs, name="running_jobs"),
+    path("jobs/<id:pk>/", jobs.job_detail, name="job_detail"),
+    path("jobs/<id:pk>/cancel/", jobs.job_cancel, name="job_cancel"),
+    path("jobs/<id:pk>/export.zip", jobs.job_download, name="job_download"),
 ]

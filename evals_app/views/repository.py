@@ -10,13 +10,13 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ..models import Suite
+from ..models import Job, Suite
 from ..permissions import Capability, signed_in_user, workspace_access
 from ..services.imports.folders import ImportFailed
+from ..services.jobs.queue import start_job
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from ..services.repository.conflicts import NoConflict, keep_mine, take_theirs
 from ..services.repository.git import GitError
-from ..services.repository.publishing import PublishRefused, publish_workspace
 from ..services.repository.sync import NotLinked, sync_repository
 from ..services.repository.three_way import OUTCOME_KINDS, UNCHANGED, CaseOutcome
 from ..services.review.document_diffs import document_diff
@@ -27,8 +27,15 @@ MAX_DIFFS = 100  # cases shown with their diffs on the check page; the counts co
 REFUSALS = (GitError, NotLinked, ImportFailed)
 
 
-@require_GET
+@require_POST
 def repository_check(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Queue a check of what a sync with the linked branch would do (docs/jobs.md)."""
+    access = workspace_access(request.user, slug, Capability.MANAGE)
+    return redirect(start_job(Job.Kind.CHECK, signed_in_user(request), access.workspace))
+
+
+@require_GET
+def repository_changes(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """What a sync with the linked branch would do, case by case, before it is applied."""
     access = workspace_access(request.user, slug, Capability.MANAGE)
     workspace = access.workspace
@@ -60,20 +67,7 @@ def repository_sync(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     access = workspace_access(request.user, slug, Capability.MANAGE)
     workspace = access.workspace
     checked = request.POST.get("commit", "")
-    try:
-        commit, report = sync_repository(
-            workspace, checked=checked or None, actor=signed_in_user(request)
-        )
-    except REFUSALS as error:
-        messages.error(request, f"Nothing was synced: {error}")
-        return redirect(workspace)
-    counts = ", ".join(f"{report.counts[kind]} {kind}" for kind in OUTCOME_KINDS)
-    messages.success(request, f"Synced with {commit[:12]}: {counts}.")
-    for outcome in report.conflicts:
-        messages.warning(request, f"Conflict: {outcome.suite_path} {outcome.case_id}")
-    for path, why in report.skipped:
-        messages.warning(request, f"Skipped {path}: {why}")
-    return redirect(workspace)
+    return redirect(start_job(Job.Kind.SYNC, signed_in_user(request), workspace, commit=checked))
 
 
 @require_POST
@@ -85,27 +79,15 @@ def repository_publish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if not branch:
         messages.error(request, "Name the branch to publish to.")
         return redirect(workspace)
-    try:
-        result = publish_workspace(
-            workspace,
-            branch,
-            approved_only=request.POST.get("approved_only") == "on",
-            message=request.POST.get("message", "").strip(),
-            actor=signed_in_user(request),
-        )
-    except (PublishRefused, GitError, NotLinked) as error:
-        messages.error(request, f"Nothing was published: {error}")
-        return redirect(workspace)
-    if result.commit is None:
-        messages.info(request, "Nothing to publish: the repository already holds every case.")
-    else:
-        count = len(result.changed)
-        messages.success(
-            request,
-            f"Published {count} changed case{'s' * (count != 1)} as {result.commit[:12]} "
-            f"on {branch}.",
-        )
-    return redirect(workspace)
+    job = start_job(
+        Job.Kind.PUBLISH,
+        signed_in_user(request),
+        workspace,
+        branch=branch,
+        approved_only=request.POST.get("approved_only") == "on",
+        message=request.POST.get("message", "").strip(),
+    )
+    return redirect(job)
 
 
 @require_POST

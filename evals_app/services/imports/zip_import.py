@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from ...models import ActivityRecord, Membership, Workspace
+from ..jobs.progress import Progress, no_progress
 from ..workspaces.activity import record_activity
 from ..workspaces.lifecycle import WorkspaceNameError, clean_workspace_name, name_taken
 from .folders import ImportFailed, ImportSummary, import_workspace
@@ -40,6 +41,7 @@ def import_zip(
     *,
     fallback_name: str = "Imported workspace",
     limits: ZipLimits | None = None,
+    progress: Progress = no_progress,
 ) -> ImportSummary:
     """Import the workspace folder zipped in `upload` as the workspace `name` (by default the
     archive's top folder, else `fallback_name`).
@@ -47,10 +49,11 @@ def import_zip(
     A new workspace is owned by `importer`; into an existing one, which `may_import_into` must
     allow, the suites at the same paths are replaced, as with `import_evals`.
     Raises ZipImportFailed, having written nothing, when the archive is unsafe or any eval file
-    is invalid.
+    is invalid. `progress` hears how the import goes (docs/jobs.md).
     """
     with tempfile.TemporaryDirectory(prefix="agentv-import-") as folder:
         scratch = Path(folder)
+        progress(0, 0, "unpacking the .zip")
         try:
             root = extract_zip(upload, scratch, limits or zip_limits())
         except ZipRefused as refusal:
@@ -69,7 +72,9 @@ def import_zip(
             suites_before = set(existing.suites.values_list("pk", flat=True)) if existing else set()
             try:
                 # The archive's folder is temporary: it is not where the repository lives.
-                summary = import_workspace(root, name, record_checkout_folder=False)
+                summary = import_workspace(
+                    root, name, record_checkout_folder=False, progress=progress
+                )
             except ImportFailed as failure:
                 raise ZipImportFailed(
                     [_without_folder(str(error), root) for error in failure.errors]
