@@ -54,6 +54,13 @@ def signed_in(client: Client, db: None) -> Client:
 
 
 @pytest.fixture(autouse=True)
+def jobs_run_at_once(settings: Any) -> None:
+    """A job asked for in a test runs at once, in the test's process and transaction (django-
+    tasks' immediate backend); the tests of the worker itself (tests/jobs/) run a real one."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings: Any) -> None:
     """Tests create many accounts; the production hasher is deliberately slow."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

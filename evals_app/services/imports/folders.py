@@ -6,6 +6,7 @@ formats their cases once (for the warnings and the suite page's summaries) and s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,6 +71,7 @@ def import_workspace(
     link: bool = False,
     record_checkout_folder: bool = True,
     progress: Progress = no_progress,
+    then: Callable[[ImportSummary], None] | None = None,
 ) -> ImportSummary:
     """Import the workspace folder `path`, or the single eval file `path` with its folder as root.
 
@@ -79,7 +81,9 @@ def import_workspace(
     becomes the workspace's checkout folder (docs/formatting.md, "Agent mode's absolute
     paths") unless `record_checkout_folder` is false (a temporary folder, as for a .zip).
     Raises ImportFailed, having written nothing, when any eval file is refused. `progress`
-    hears of each eval file read and each suite written (docs/jobs.md).
+    hears of each eval file read and each suite written (docs/jobs.md); `then` is called with
+    the summary inside the import's transaction once written (it may write more, or raise to
+    undo it all).
     """
     if not path.exists():
         raise ImportFailed([EvalFileError("no such file or folder", file=str(path))])
@@ -129,6 +133,8 @@ def import_workspace(
             progress(summary.suites, summary.suites, "suites written")
         if location is not None and not dry_run:
             _link(summary.workspace, location)
+        if then is not None and not dry_run:
+            then(summary)
     return summary
 
 

@@ -12,7 +12,6 @@ from typing import IO, Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -41,16 +40,10 @@ def start_job(
     job = Job.objects.create(
         kind=kind, requested_by=requested_by, workspace=workspace, arguments=arguments
     )
-    # Queued once the job's row is committed, so a worker never picks up a task whose job it
-    # cannot read yet.
-    transaction.on_commit(lambda: _enqueue(job, run_job_task))
-    return job
-
-
-def _enqueue(job: Job, run_job_task: Any) -> None:
     result = run_job_task.enqueue(job.pk)
     Job.objects.filter(pk=job.pk).update(task_id=str(result.id))
-    job.task_id = str(result.id)
+    job.refresh_from_db()
+    return job
 
 
 def cancel_job(job: Job) -> None:

@@ -96,11 +96,15 @@ class Heartbeat:
         self.thread = threading.Thread(target=self._beat, name=f"job-{job.pk}", daemon=True)
 
     def start(self) -> None:
-        self.thread.start()
+        # Run inside a caller's transaction (django-tasks' immediate backend, as in tests),
+        # nobody could see the beats, and on SQLite they would wait for that transaction.
+        if not connection.in_atomic_block:
+            self.thread.start()
 
     def stop(self) -> None:
         self.stopping.set()
-        self.thread.join()
+        if self.thread.is_alive():
+            self.thread.join()
 
     def progress(self, done: int, total: int, phrase: str) -> None:
         """The operation's progress callback: noted for the next beat; raises JobCancelled
@@ -125,9 +129,10 @@ class Heartbeat:
             fields["done"], fields["total"], fields["phrase"] = self.latest
         try:
             running = Job.objects.filter(pk=self.job.pk, state=Job.State.RUNNING)
-            running.update(**fields)
+            # Read first: on SQLite a read goes on while the operation holds the write lock.
             if running.filter(cancel_requested=True).exists():
                 self.cancelled.set()
+            running.update(**fields)
         except DatabaseError:
             # SQLite: another connection held the write lock past the timeout; next beat.
             connection.close()
