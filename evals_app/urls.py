@@ -132,7 +132,7 @@ urlpatterns += [
 # Jobs: long work done by the worker, with progress (docs/jobs.md).
 urlpatterns += [
     path("jobs/running/", jobs.running_jobs, name="running_jobs"),
-    path("jobs/<id:pk>/", jobs.job_detail, name="job_detail"),
-    path("jobs/<id:pk>/cancel/", jobs.job_cancel, name="job_cancel"),
-    path("jobs/<id:pk>/export.zip", jobs.job_download, name="job_download"),
+    path("jobs/<id:job_pk>/", jobs.job_detail, name="job_detail"),
+    path("jobs/<id:job_pk>/cancel/", jobs.job_cancel, name="job_cancel"),
+    path("jobs/<id:job_pk>/export.zip", jobs.job_download, name="job_download"),
 ]

@@ -54,10 +54,12 @@ def signed_in(client: Client, db: None) -> Client:
 
 
 @pytest.fixture(autouse=True)
-def jobs_run_at_once(settings: Any) -> None:
+def jobs_run_at_once(settings: Any, tmp_path: Path) -> None:
     """A job asked for in a test runs at once, in the test's process and transaction (django-
-    tasks' immediate backend); the tests of the worker itself (tests/jobs/) run a real one."""
+    tasks' immediate backend), keeping its files in the test's folder; the tests of the worker
+    itself (tests/jobs/) run a real one."""
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    settings.AGENTV_JOB_FILES_DIR = tmp_path / "jobs"
 
 
 @pytest.fixture(autouse=True)

@@ -18,18 +18,18 @@ from .htmx_request import HtmxHttpRequest
 PAGE = "evals/job.html"
 
 
-def _own_job(request: HtmxHttpRequest, pk: int) -> Job:
+def _own_job(request: HtmxHttpRequest, job_pk: int) -> Job:
     """The person's own job (404 for anyone else's), marked failed if its worker died."""
-    jobs = Job.objects.filter(requested_by=signed_in_user(request), pk=pk)
+    jobs = Job.objects.filter(requested_by=signed_in_user(request), pk=job_pk)
     notice_dead_workers(jobs)
     return get_object_or_404(jobs.select_related("workspace"))
 
 
 @require_GET
 @vary_on_headers("HX-Request")
-def job_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def job_detail(request: HtmxHttpRequest, job_pk: int) -> HttpResponse:
     """The job's page; htmx polls its status block while the job is unfinished."""
-    job = _own_job(request, pk)
+    job = _own_job(request, job_pk)
     end = job.finished_at or timezone.now()
     elapsed = int((end - job.started_at).total_seconds()) if job.started_at else None
     context = {"job": job, "elapsed": elapsed}
@@ -37,16 +37,16 @@ def job_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def job_cancel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def job_cancel(request: HtmxHttpRequest, job_pk: int) -> HttpResponse:
     """Cancel the job: at once when queued, at its next step when running."""
-    cancel_job(_own_job(request, pk))
-    return redirect("job_detail", pk)
+    cancel_job(_own_job(request, job_pk))
+    return redirect("job_detail", job_pk)
 
 
 @require_GET
-def job_download(request: HtmxHttpRequest, pk: int) -> FileResponse:
+def job_download(request: HtmxHttpRequest, job_pk: int) -> FileResponse:
     """The .zip an export job made."""
-    job = _own_job(request, pk)
+    job = _own_job(request, job_pk)
     path = export_file(job)
     if job.kind != Job.Kind.EXPORT or job.state != Job.State.DONE or not path.exists():
         raise Http404("This job made no export to download.")

@@ -56,6 +56,11 @@ def workspace_import(request: HtmxHttpRequest) -> HttpResponse:
     if not posted or not form.is_valid():
         return render(request, IMPORT_PAGE, context, status=422 if form.is_bound else 200)
     archive = form.cleaned_data["archive"]
+    if archive.size > limits.compressed_bytes:
+        # Refused before it is kept for the worker (the worker checks the rest of the limits).
+        size = f"The .zip is {archive.size:,} bytes; the limit is {limits.compressed_bytes:,}."
+        form.add_error("archive", size)
+        return render(request, IMPORT_PAGE, context, status=422)
     job = start_job(
         Job.Kind.IMPORT,
         signed_in_user(request),

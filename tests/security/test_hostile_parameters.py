@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from evals_app.json_limits import MAX_JSON_DEPTH
-from evals_app.models import Case, Workspace
+from evals_app.models import Case, Job, Workspace
 from tests import factories
 from tests.html_forms import form_fields
 
@@ -128,6 +128,7 @@ def world() -> World:
         "thread_pk": thread.pk,
         "number": 1,
         "token_pk": owner.api_tokens.get().pk,
+        "job_pk": Job.objects.create(kind=Job.Kind.EXPORT, workspace=space, requested_by=owner).pk,
     }
     return World(client, values, case)
 

@@ -75,7 +75,8 @@ def import_archive(job: Job, progress: Progress) -> dict[str, Any]:
         f"Imported {workspace.name}: {_plural(summary.suites, 'suite')}, "
         f"{_plural(summary.cases, 'case')} and {_plural(summary.files, 'file')}."
     )
-    return _result(text, [("Open the workspace", workspace.get_absolute_url())], summary.warnings)
+    lines = [f"Skipped {path}: {why}" for path, why in summary.skipped] + summary.warnings
+    return _result(text, [("Open the workspace", workspace.get_absolute_url())], lines)
 
 
 def export_archive(job: Job, progress: Progress) -> dict[str, Any]:
