@@ -62,6 +62,14 @@ def jobs_run_at_once(settings: Any, tmp_path: Path) -> None:
     settings.AGENTV_JOB_FILES_DIR = tmp_path / "jobs"
 
 
+@pytest.fixture
+def tasks_in_the_database(settings: Any, tmp_path: Path) -> Path:
+    """Jobs are queued in the database, for a worker process; returns the job files folder."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.AGENTV_JOB_FILES_DIR = tmp_path / "jobs"
+    return tmp_path / "jobs"
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings: Any) -> None:
     """Tests create many accounts; the production hasher is deliberately slow."""

@@ -20,8 +20,7 @@ from evals_app.services.cases.editing import save_case
 from evals_app.services.jobs.queue import KILLED, this_worker
 from tests import factories
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
-
-from .conftest import Worker, finished, the_job, wait_for
+from tests.workers import Worker, finished, the_job, wait_for
 
 SUITE = factories.eval_document(factories.simple_case("q1"), factories.simple_case("q2"))
 # Enough eval files (15,000 cases) that a job is still reading them when the test acts.
