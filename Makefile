@@ -11,9 +11,12 @@ export UV_PROJECT_ENVIRONMENT := $(CURDIR)/.venv
 
 .PHONY: run test test-postgres bench bench-quick setup lint typecheck pytest chromium git postgres clean
 
-run: setup ## Set up, load the example workspace, print the login, serve on 127.0.0.1:$(PORT)
+run: setup ## Set up, load the example workspace, print the login, serve on 127.0.0.1:$(PORT) with a worker
 	$(MANAGE) migrate --noinput
 	$(MANAGE) local_setup --address 127.0.0.1:$(PORT)
+	@# One worker beside the server for the long jobs (docs/jobs.md); Ctrl-C stops both.
+	$(MANAGE) db_worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
 test: setup chromium git lint typecheck pytest ## Set up everything and run the whole suite

@@ -74,6 +74,8 @@ INSTALLED_APPS = [
     # For its docs page's template and static files (Swagger UI), served by WhiteNoise.
     "ninja",
     "template_partials.apps.SimpleAppConfig",
+    "django_tasks",
+    "django_tasks_db",
     "evals_app",
 ]
 
@@ -158,6 +160,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Long work (imports, exports, syncs, publishes, upgrades) runs in `manage.py db_worker`: the
+# queue is a table of the same database, so any number of workers share it (docs/jobs.md).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Where the worker keeps an uploaded .zip until it is imported, and the exports it made for
+# download. Several machines share it (e.g. a network folder), as they share the database.
+AGENTV_JOB_FILES_DIR = Path(os.environ.get("AGENTV_JOB_FILES_DIR", DATA_DIR / "jobs"))
 
 AUTHENTICATION_BACKENDS = [
     # First, as django-axes requires: it refuses a locked-out login before any password check.

@@ -12,6 +12,7 @@ from .views import (
     exports,
     history,
     invitations,
+    jobs,
     members,
     repository,
     review,
@@ -122,6 +123,11 @@ urlpatterns += [
 # The linked git repository: check, apply, publish; conflicts resolved from the editor.
 urlpatterns += [
     path("w/<slug:slug>/repository/check/", repository.repository_check, name="repository_check"),
+    path(
+        "w/<slug:slug>/repository/changes/",
+        repository.repository_changes,
+        name="repository_changes",
+    ),
     path("w/<slug:slug>/repository/sync/", repository.repository_sync, name="repository_sync"),
     path("w/<slug:slug>/repository/link/", repository.repository_link, name="repository_link"),
     path(
@@ -130,4 +136,12 @@ urlpatterns += [
         name="repository_publish",
     ),
     path(f"{CASE}resolve/", repository.case_resolve, name="case_resolve"),
+]
+
+# Jobs: long work done by the worker, with progress (docs/jobs.md).
+urlpatterns += [
+    path("jobs/running/", jobs.running_jobs, name="running_jobs"),
+    path("jobs/<id:job_pk>/", jobs.job_detail, name="job_detail"),
+    path("jobs/<id:job_pk>/cancel/", jobs.job_cancel, name="job_cancel"),
+    path("jobs/<id:job_pk>/export.zip", jobs.job_download, name="job_download"),
 ]

@@ -54,6 +54,23 @@ def signed_in(client: Client, db: None) -> Client:
 
 
 @pytest.fixture(autouse=True)
+def jobs_run_at_once(settings: Any, tmp_path: Path) -> None:
+    """A job asked for in a test runs at once, in the test's process and transaction (django-
+    tasks' immediate backend), keeping its files in the test's folder; the tests of the worker
+    itself (tests/jobs/) run a real one."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    settings.AGENTV_JOB_FILES_DIR = tmp_path / "jobs"
+
+
+@pytest.fixture
+def tasks_in_the_database(settings: Any, tmp_path: Path) -> Path:
+    """Jobs are queued in the database, for a worker process; returns the job files folder."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.AGENTV_JOB_FILES_DIR = tmp_path / "jobs"
+    return tmp_path / "jobs"
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings: Any) -> None:
     """Tests create many accounts; the production hasher is deliberately slow."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

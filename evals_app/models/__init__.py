@@ -5,6 +5,7 @@ from __future__ import annotations
 from .activity import ActivityRecord
 from .api_token import ApiToken
 from .case import Case, ReviewStatus
+from .job import Job
 from .remote import RepositoryRemote
 from .review import Comment, CommentThread, Membership, ReviewEvent, Revision
 from .workspace import Suite, Workspace, WorkspaceFile
@@ -15,6 +16,7 @@ __all__ = [
     "Case",
     "Comment",
     "CommentThread",
+    "Job",
     "Membership",
     "RepositoryRemote",
     "ReviewEvent",

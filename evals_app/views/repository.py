@@ -11,22 +11,16 @@ from django.shortcuts import redirect, render
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_POST
 
-from ..models import Suite
+from ..models import Job, Suite
 from ..permissions import Capability, signed_in_user, workspace_access
 from ..services.imports.folders import ImportFailed
+from ..services.jobs.queue import start_job
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from ..services.repository.conflicts import NoConflict, keep_mine, take_theirs
 from ..services.repository.credentials import CredentialError
 from ..services.repository.git import GitError
-from ..services.repository.publishing import PublishRefused
-from ..services.repository.remotes import (
-    LinkRefused,
-    LinkRequest,
-    check_for_changes,
-    link_remote,
-    publish_and_push,
-)
-from ..services.repository.sync import NotLinked, sync_repository
+from ..services.repository.remotes import LinkRefused, LinkRequest, check_for_changes, link_remote
+from ..services.repository.sync import NotLinked
 from ..services.repository.three_way import OUTCOME_KINDS, UNCHANGED, CaseOutcome
 from ..services.review.document_diffs import document_diff
 from .htmx_request import HtmxHttpRequest
@@ -36,8 +30,15 @@ MAX_DIFFS = 100  # cases shown with their diffs on the check page; the counts co
 REFUSALS = (GitError, NotLinked, ImportFailed, CredentialError)
 
 
-@require_GET
+@require_POST
 def repository_check(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Queue a check of what a sync with the linked branch would do (docs/jobs.md)."""
+    access = workspace_access(request.user, slug, Capability.MANAGE)
+    return redirect(start_job(Job.Kind.CHECK, signed_in_user(request), access.workspace))
+
+
+@require_GET
+def repository_changes(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """What a sync with the linked branch would do, case by case, before it is applied."""
     access = workspace_access(request.user, slug, Capability.MANAGE)
     workspace = access.workspace
@@ -69,20 +70,7 @@ def repository_sync(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     access = workspace_access(request.user, slug, Capability.MANAGE)
     workspace = access.workspace
     checked = request.POST.get("commit", "")
-    try:
-        commit, report = sync_repository(
-            workspace, checked=checked or None, actor=signed_in_user(request)
-        )
-    except REFUSALS as error:
-        messages.error(request, f"Nothing was synced: {error}")
-        return redirect(workspace)
-    counts = ", ".join(f"{report.counts[kind]} {kind}" for kind in OUTCOME_KINDS)
-    messages.success(request, f"Synced with {commit[:12]}: {counts}.")
-    for outcome in report.conflicts:
-        messages.warning(request, f"Conflict: {outcome.suite_path} {outcome.case_id}")
-    for path, why in report.skipped:
-        messages.warning(request, f"Skipped {path}: {why}")
-    return redirect(workspace)
+    return redirect(start_job(Job.Kind.SYNC, signed_in_user(request), workspace, commit=checked))
 
 
 @require_POST
@@ -94,29 +82,16 @@ def repository_publish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if not branch:
         messages.error(request, "Name the branch to publish to.")
         return redirect(workspace)
-    try:
-        published = publish_and_push(
-            workspace,
-            branch,
-            approved_only=request.POST.get("approved_only") == "on",
-            skip_conflicts=request.POST.get("skip_conflicts") == "on",
-            message=request.POST.get("message", "").strip(),
-            actor=signed_in_user(request),
-        )
-    except (PublishRefused, GitError, NotLinked, CredentialError) as error:
-        # A refusal for open conflicts names them; the page lists them with links.
-        messages.error(request, f"Nothing was published: {error}")
-        return redirect(workspace)
-    result = published.result
-    first, *rest = result.lines()
-    if result.commit is None:
-        messages.info(request, first)
-    else:
-        pushed = " It was pushed to the remote." if published.pushed else ""
-        messages.success(request, f"{first}{pushed}")
-    for line in rest:
-        messages.warning(request, line)
-    return redirect(workspace)
+    job = start_job(
+        Job.Kind.PUBLISH,
+        signed_in_user(request),
+        workspace,
+        branch=branch,
+        approved_only=request.POST.get("approved_only") == "on",
+        skip_conflicts=request.POST.get("skip_conflicts") == "on",
+        message=request.POST.get("message", "").strip(),
+    )
+    return redirect(job)
 
 
 @sensitive_post_parameters("secret")

@@ -5,14 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
+from ..models import Job
 from ..permissions import Capability, signed_in_user, workspace_access
+from ..services.jobs.queue import start_job
 from ..services.review.case_diff import LineRow, Run, fold_unchanged, line_diff
-from ..services.suites.upgrade import CaseUpgrade, plan_upgrade, upgrade_suites
+from ..services.suites.upgrade import CaseUpgrade, plan_upgrade
 from .htmx_request import HtmxHttpRequest
 
 
@@ -27,21 +28,15 @@ class CaseComparison:
 
 @require_http_methods(["GET", "POST"])
 def suite_upgrade(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResponse:
-    """Show what upgrading the suite changes, writing nothing (GET); upgrade it (POST)."""
+    """Show what upgrading the suite changes, writing nothing (GET); queue its upgrade (POST)."""
     access = workspace_access(request.user, slug, Capability.EDIT)
     suite = get_object_or_404(access.workspace.suites, pk=suite_pk)
     suite.workspace = access.workspace
     if suite.read_only:
         raise Http404("A CSV file of cases is read-only.")
     if request.method == "POST":
-        plan = upgrade_suites(access.workspace, [suite], signed_in_user(request))
-        count = sum(len(item.changed_cases) for item in plan.suites)
-        messages.success(
-            request,
-            f"Upgraded {suite.path} to today's format: "
-            f"{count} case{'s' * (count != 1)} changed, each as a new revision.",
-        )
-        return redirect("suite_detail", access.workspace.slug, suite.pk)
+        user = signed_in_user(request)
+        return redirect(start_job(Job.Kind.UPGRADE, user, access.workspace, suite=suite.pk))
     upgrade = plan_upgrade(access.workspace, [suite])
     suite_plan = upgrade.suites[0]
     context: dict[str, Any] = {

@@ -10,9 +10,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ..forms import WorkspaceDeleteForm, WorkspaceForm, WorkspaceImportForm
-from ..permissions import Capability, WorkspaceAccess, may_manage, signed_in_user, workspace_access
-from ..services.imports.reimport_report import reimport_counts
-from ..services.imports.zip_import import ZipImportFailed, import_zip, zip_limits
+from ..models import Job
+from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
+from ..services.imports.zip_import import zip_limits
+from ..services.jobs.queue import keep_upload, start_job
 from ..services.workspaces.lifecycle import (
     WorkspaceNameError,
     create_workspace,
@@ -23,8 +24,6 @@ from .htmx_request import HtmxHttpRequest
 
 SETTINGS_PAGE = "evals/workspace_settings.html"
 IMPORT_PAGE = "evals/workspace_import.html"
-# An import can warn about every case; the page lists this many and counts the rest.
-WARNINGS_SHOWN = 100
 
 
 @require_http_methods(["GET", "POST"])
@@ -47,9 +46,8 @@ def workspace_create(request: HtmxHttpRequest) -> HttpResponse:
 def workspace_import(request: HtmxHttpRequest) -> HttpResponse:
     """Import a workspace folder uploaded as a .zip, as `import_evals` imports a folder.
 
-    The answer to the post is the import's report (counts, warnings, or every error) rather
-    than a redirect: the report is too long for a flash message, and the form stays filled in
-    for another try.
+    The worker imports it; the post is answered at once with the job's page, which shows
+    the import's report (counts, warnings, or every error) when done (docs/jobs.md).
     """
     limits = zip_limits()
     posted = request.method == "POST"
@@ -57,27 +55,21 @@ def workspace_import(request: HtmxHttpRequest) -> HttpResponse:
     context: dict[str, object] = {"form": form, "limits": limits}
     if not posted or not form.is_valid():
         return render(request, IMPORT_PAGE, context, status=422 if form.is_bound else 200)
-    user = signed_in_user(request)
     archive = form.cleaned_data["archive"]
-    try:
-        summary = import_zip(
-            archive,
-            form.cleaned_data["name"],
-            user,
-            lambda workspace: may_manage(user, workspace),
-            fallback_name=PurePath(archive.name or "").stem or "Imported workspace",
-        )
-    except ZipImportFailed as failure:
-        context["errors"] = failure.errors
+    if archive.size > limits.compressed_bytes:
+        # Refused before it is kept for the worker (the worker checks the rest of the limits).
+        size = f"The .zip is {archive.size:,} bytes; the limit is {limits.compressed_bytes:,}."
+        form.add_error("archive", size)
         return render(request, IMPORT_PAGE, context, status=422)
-    context.update(
-        summary=summary,
-        reimport=reimport_counts(summary.sync) if summary.sync is not None else None,
-        warnings=summary.warnings[:WARNINGS_SHOWN],
-        more_warnings=max(len(summary.warnings) - WARNINGS_SHOWN, 0),
-        form=WorkspaceImportForm(),
+    job = start_job(
+        Job.Kind.IMPORT,
+        signed_in_user(request),
+        None,
+        upload=keep_upload(archive),
+        name=form.cleaned_data["name"],
+        fallback_name=PurePath(archive.name or "").stem or "Imported workspace",
     )
-    return render(request, IMPORT_PAGE, context)
+    return redirect(job)
 
 
 @require_GET

@@ -180,5 +180,5 @@ def test_every_page_keeps_a_clean_console(page: Page, team: Team, role: str) -> 
         page.get_by_role("button", name="Add suite").click()
         expect(page.get_by_role("heading", name="evals/from-the-browser.yaml")).to_be_visible()
     else:
-        page.get_by_role("link", name="Approved cases only (.zip)").click()
+        page.get_by_role("button", name="Approved cases only (.zip)").click()
         expect(page.get_by_role("status")).to_contain_text("No case of")

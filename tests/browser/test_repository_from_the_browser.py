@@ -35,7 +35,9 @@ def test_check_apply_resolve_and_publish(
     sign_in(page, owner, live_server.url)
 
     page.goto(workspace.get_absolute_url())
-    page.get_by_role("link", name="Check for changes").click()
+    page.get_by_role("button", name="Check for changes").click()
+    expect(page.get_by_text("The branch is at")).to_be_visible()
+    page.get_by_role("link", name="See each change with its diff").click()
     expect(page.get_by_role("heading", name="Changes in the repository")).to_be_visible()
     expect(page.get_by_role("row", name="conflict 1")).to_be_visible()
     expect(page.get_by_role("row", name="updated 1")).to_be_visible()

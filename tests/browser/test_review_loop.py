@@ -99,7 +99,6 @@ def test_outsider_reaches_nothing_of_the_workspace(
         example_workspace.get_absolute_url(),
         editor_url(example_workspace, MULTI_TURN),
         editor_url(example_workspace, MULTI_TURN) + "yaml/",
-        reverse("workspace_export", args=[example_workspace.slug]),
     ):
         response = page.goto(url)
         assert response is not None and response.status == 404, url

@@ -62,10 +62,11 @@ def test_upgrade_a_2025_suite_after_seeing_what_changes(
     expect(order).to_contain_text("Where is my order 1042?")
 
     page.get_by_role("button", name="Upgrade").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("evals/seeds.yaml")
     expect(
         page.get_by_text("Upgraded evals/seeds.yaml to today's format: 2 cases changed")
     ).to_be_visible()
+    page.get_by_role("link", name="Open the suite").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("evals/seeds.yaml")
     expect(page.get_by_role("link", name="Upgrade to today's format")).to_have_count(0)
 
     page.get_by_role("link", name="refund", exact=True).click()

@@ -46,10 +46,12 @@ def test_create_a_workspace_import_a_zip_rename_and_delete_a_suite(
     page.get_by_label("Workspace name (default: the folder's name)").fill("Support evals")
     page.get_by_role("button", name="Import").click()
     # Into the workspace just made: a re-import, which says what it did to the cases.
-    summary = page.get_by_role("region", name="Re-imported into Support evals")
-    expect(summary).to_contain_text("1 suite, 2 cases, 0 files, 0 warnings.")
-    expect(summary).to_contain_text("Cases: 2 added, 0 changed, 0 kept, 0 in conflict.")
-    summary.get_by_role("link", name="Open Support evals").click()
+    expect(
+        page.get_by_text(
+            "Re-imported into Support evals: 2 added, 0 changed, 0 kept, 0 in conflict."
+        )
+    ).to_be_visible()
+    page.get_by_role("link", name="Open the workspace").click()
 
     page.get_by_role("link", name="evals/refunds.yaml").click()
     page.get_by_role("link", name="Rename suite").click()
@@ -81,18 +83,16 @@ def test_a_zip_that_leaves_its_folder_is_refused_on_the_page(
     live_server: LiveServer,
     transactional_db: None,
     tmp_path: Path,
-    expected_console_errors: list[str],
 ) -> None:
     sign_in(page, factories.user("mallory", password=None), live_server.url)
     archive = tmp_path / "evil.zip"
     archive.write_bytes(factories.zip_archive({"evals/a.yaml": "x", "../escape.md": "Gotcha."}))
-    # The refusal is a 422 response, which Chromium logs as a console error.
-    expected_console_errors.append(r"status of 422")
 
     page.goto("/workspaces/import/")
     page.get_by_label("Workspace folder as a .zip").set_input_files(archive)
     page.get_by_role("button", name="Import").click()
 
-    refusal = page.get_by_role("region", name="Import refused; nothing was written")
+    # The import's job, which tests run at once, says why it refused the archive.
+    refusal = page.get_by_role("region", name="Failed")
     expect(refusal).to_contain_text("../escape.md: its path leaves the folder (..).")
     assert not Workspace.objects.exists()

@@ -16,7 +16,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from evals_app.models import ActivityRecord, Membership, Workspace
+from evals_app.models import ActivityRecord, Job, Membership, Workspace
 from evals_app.services.cases.editing import save_case
 from tests import factories
 from tests.conftest import EXAMPLES
@@ -40,6 +40,14 @@ def zipped_folder(folder: Path, prefix: str) -> bytes:
 def upload(client: Client, data: bytes, name: str = "", filename: str = "repo.zip") -> Any:
     archive = SimpleUploadedFile(filename, data, content_type="application/zip")
     return client.post(IMPORT, {"archive": archive, "name": name})
+
+
+def report(client: Client, data: bytes, name: str = "") -> tuple[Job, str]:
+    """The import's job, which the post queued (and tests run at once), and its page."""
+    response = upload(client, data, name)
+    job = Job.objects.get()
+    assert response.status_code == 302 and response["Location"] == job.get_absolute_url()
+    return job, unescape(client.get(job.get_absolute_url()).content.decode())
 
 
 @pytest.fixture
@@ -68,14 +76,11 @@ def test_the_import_page_has_the_form_with_labelled_fields(alice: Client) -> Non
 def test_a_zipped_repository_is_imported_from_its_top_folder_with_its_report(
     alice: Client, private_temporary_folder: Path
 ) -> None:
-    response = upload(alice, zipped_folder(EXAMPLES, "examples"))
+    job, html = report(alice, zipped_folder(EXAMPLES, "examples"))
 
-    assert response.status_code == 200
-    html = response.content.decode()
-    assert "Imported examples" in html
-    # Two of the 2025 review suite, two of today's example that AgentV would not grade.
-    assert "6 suites, 21 cases, 12 files, 4 warnings." in html
-    assert "<code>.github/workflows/evals.yml</code>: not an eval file" in html
+    assert job.state == Job.State.DONE
+    assert "Imported examples: 6 suites, 21 cases and 12 files." in html
+    assert "Skipped .github/workflows/evals.yml: not an eval file" in html
     assert "review-missing-attachment" in html  # a warning, with the case it is about
     workspace = Workspace.objects.get(name="examples")
     assert workspace.suites.count() == 6
@@ -118,21 +123,19 @@ def test_an_invalid_eval_file_is_reported_with_its_place_and_nothing_is_written(
     )
     before = factories.database_snapshot()
 
-    response = upload(alice, factories.zip_archive({"repo/evals/bad.yaml": bad}), name="Bad")
+    job, html = report(alice, factories.zip_archive({"repo/evals/bad.yaml": bad}), name="Bad")
 
-    assert response.status_code == 422
-    html = response.content.decode()
-    assert "Import refused; nothing was written" in html
+    assert job.state == Job.State.FAILED
+    assert "Failed" in html
     assert "evals/bad.yaml:" in html and "unknown role" in html
     assert "agentv-import-" not in html  # no temporary folder of the server shows
     assert factories.database_snapshot() == before
 
 
 def test_a_zip_without_eval_files_says_so_without_naming_a_server_folder(alice: Client) -> None:
-    response = upload(alice, factories.zip_archive({"notes.md": "Notes."}), name="Empty")
+    job, html = report(alice, factories.zip_archive({"notes.md": "Notes."}), name="Empty")
 
-    html = response.content.decode()
-    assert response.status_code == 422
+    assert job.state == Job.State.FAILED
     assert "the .zip: no eval file found" in html
     assert "/tmp" not in html
 
@@ -142,10 +145,10 @@ def test_an_unsafe_entry_is_refused_by_name_and_nothing_is_written(
 ) -> None:
     data = factories.zip_archive({"evals/a.yaml": SUITE, "../../escape.md": "Gotcha."})
 
-    response = upload(alice, data, name="Unsafe")
+    job, html = report(alice, data, name="Unsafe")
 
-    assert response.status_code == 422
-    assert "../../escape.md: its path leaves the folder (..)." in response.content.decode()
+    assert job.state == Job.State.FAILED
+    assert "../../escape.md: its path leaves the folder (..)." in html
     assert not Workspace.objects.filter(name="Unsafe").exists()
     assert list(private_temporary_folder.iterdir()) == []
     assert not (private_temporary_folder.parent / "escape.md").exists()
@@ -173,9 +176,9 @@ def test_an_owner_may_import_into_their_workspace_keeping_what_the_app_made(
 
     data = factories.zip_archive({"team/evals/a.yaml": SUITE})
 
-    response = upload(client, data, name="Team evals")
+    job, _ = report(client, data, name="Team evals")
 
-    assert response.status_code == 200
+    assert job.state == Job.State.DONE
     assert sorted(workspace.suites.values_list("path", flat=True)) == [
         "evals/a.yaml",
         "evals/kept.yaml",
@@ -250,10 +253,9 @@ def test_nobody_but_an_owner_imports_into_an_existing_workspace_and_is_told_only
     client.force_login(account)
     before = factories.database_snapshot()
 
-    response = upload(client, factories.zip_archive({"evals/a.yaml": SUITE}), name="Team evals")
+    job, html = report(client, factories.zip_archive({"evals/a.yaml": SUITE}), name="Team evals")
 
-    assert response.status_code == 422
-    html = unescape(response.content.decode())
+    assert job.state == Job.State.FAILED
     # The words anyone gets for a taken name: nothing about who owns it (issue 19, L4).
     assert "A workspace named 'Team evals' already exists; choose another name." in html
     assert "not its owner" not in html
@@ -264,10 +266,9 @@ def test_a_top_folder_named_like_someone_elses_workspace_is_refused(client: Clie
     factories.workspace("examples")
     client.force_login(factories.user("alice", password=None))
 
-    response = upload(client, factories.zip_archive({"examples/evals/a.yaml": SUITE}))
+    job, html = report(client, factories.zip_archive({"examples/evals/a.yaml": SUITE}))
 
-    assert response.status_code == 422
-    html = unescape(response.content.decode())
+    assert job.state == Job.State.FAILED
     assert "A workspace named 'examples' already exists; choose another name." in html
 
 

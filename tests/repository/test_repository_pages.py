@@ -53,7 +53,7 @@ def editor_url(case: Case) -> str:
 
 
 def check(client: Client, workspace: Workspace) -> str:
-    response = client.get(reverse("repository_check", args=[workspace.slug]))
+    response = client.get(reverse("repository_changes", args=[workspace.slug]))
     assert response.status_code == 200
     return response.content.decode()
 
@@ -86,7 +86,7 @@ def test_an_editor_sees_the_repository_but_not_its_forms(
 
     assert "Base commit" in html
     assert "Check for changes" not in html
-    assert client.get(reverse("repository_check", args=[workspace.slug])).status_code == 403
+    assert client.post(reverse("repository_check", args=[workspace.slug])).status_code == 403
 
 
 @pytest.mark.parametrize(

@@ -67,7 +67,7 @@ def test_the_check_page_lists_a_skipped_file(
     settings.AGENTV_REPOSITORY_FILE_MAX_BYTES = 5_000
     repo.commit({BIG: padded(("big", "Big?"), size=6_000)})
 
-    response = admin_client.get(reverse("repository_check", args=[workspace.slug]))
+    response = admin_client.get(reverse("repository_changes", args=[workspace.slug]))
 
     assert response.status_code == 200
     assert f"Skipped <code>{BIG}</code>: 6000 bytes, over the limit of 5000 bytes per file" in (

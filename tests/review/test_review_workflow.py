@@ -16,6 +16,7 @@ from django.urls import reverse
 from evals_app.models import (
     Case,
     CommentThread,
+    Job,
     ReviewEvent,
     ReviewStatus,
     Revision,
@@ -349,9 +350,9 @@ def test_approved_only_download_with_nothing_approved_explains_instead(
 ) -> None:
     client = Client()
     client.force_login(member(workspace, "viewer"))
-    url = reverse("workspace_export", args=[workspace.slug]) + "?approved=1"
+    url = reverse("workspace_export", args=[workspace.slug])
 
-    response = client.get(url, follow=True)
+    response = client.post(url, {"approved": "1"}, follow=True)
 
     assert response.redirect_chain == [(workspace.get_absolute_url(), 302)]
     assert "No case of Support is approved yet" in unescape(response.content.decode())
@@ -364,7 +365,8 @@ def test_approved_only_download_gives_the_approved_cases(workspace: Workspace) -
     client = Client()
     client.force_login(reviewer)
 
-    response = client.get(reverse("workspace_export", args=[workspace.slug]) + "?approved=1")
+    client.post(reverse("workspace_export", args=[workspace.slug]), {"approved": "1"})
+    response = client.get(reverse("job_download", args=[Job.objects.get().pk]))
 
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="support-approved.zip"'

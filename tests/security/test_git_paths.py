@@ -14,14 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
 from evals_app.eval_files import paths
-from evals_app.models import Suite, Workspace, WorkspaceFile
+from evals_app.models import Job, Suite, Workspace, WorkspaceFile
 from evals_app.services.imports.folders import import_workspace
 from evals_app.services.repository.git import GitError
 from evals_app.services.repository.publishing import publish_workspace
@@ -174,10 +173,11 @@ def test_publishing_never_turns_a_symbolic_link_into_app_text(
     )
     head = repo.head("main")
 
-    response = owner.post(reverse("repository_publish", args=[workspace.slug]), {"branch": "main"})
+    owner.post(reverse("repository_publish", args=[workspace.slug]), {"branch": "main"})
 
-    shown = [str(message) for message in get_messages(response.wsgi_request)]
-    assert any("prompts/link.md is a symbolic link" in message for message in shown)
+    job = Job.objects.get(kind=Job.Kind.PUBLISH)
+    assert job.state == Job.State.FAILED
+    assert "prompts/link.md is a symbolic link" in job.error
     assert repo.head("main") == head
     assert repo.mode("main", "prompts/link.md") == "120000"
     assert repo.show("main", "prompts/link.md") == "real.md"
@@ -204,7 +204,7 @@ EXPECTED_SKIPS = [
 def test_check_names_each_file_with_a_bad_name_and_goes_on(
     owner: Client, odd_names: Repository, workspace: Workspace
 ) -> None:
-    response = owner.get(reverse("repository_check", args=[workspace.slug]))
+    response = owner.get(reverse("repository_changes", args=[workspace.slug]))
 
     html = response.content.decode()
     assert response.status_code == 200
@@ -216,11 +216,11 @@ def test_check_names_each_file_with_a_bad_name_and_goes_on(
 def test_apply_skips_files_with_bad_names_and_stores_no_suite_for_them(
     owner: Client, odd_names: Repository, workspace: Workspace
 ) -> None:
-    response = owner.post(reverse("repository_sync", args=[workspace.slug]))
+    owner.post(reverse("repository_sync", args=[workspace.slug]))
 
-    assert response.status_code == 302
-    shown = [str(message) for message in get_messages(response.wsgi_request)]
-    assert [message for message in shown if message.startswith("Skipped ")] == [
+    job = Job.objects.get(kind=Job.Kind.SYNC)
+    assert job.state == Job.State.DONE, job.error
+    assert [line for line in job.result["lines"] if line.startswith("Skipped ")] == [
         f"Skipped {skip}" for skip in EXPECTED_SKIPS
     ]
     assert list(Suite.objects.values_list("path", flat=True)) == [PATH]
@@ -279,9 +279,11 @@ def test_a_zip_entry_with_a_right_to_left_override_is_refused_by_name(
         archive.writestr("repo/evals/cases\u202elmy.eval.yaml", ORIGINAL)
     upload: Any = SimpleUploadedFile("repo.zip", buffer.getvalue(), "application/zip")
 
-    response = client.post(reverse("workspace_import"), {"archive": upload, "name": "Bidi"})
+    response = client.post(
+        reverse("workspace_import"), {"archive": upload, "name": "Bidi"}, follow=True
+    )
 
-    assert response.status_code == 422
+    assert Job.objects.get().state == Job.State.FAILED
     assert f"repo/evals/cases\\u202elmy.eval.yaml: {paths.INVISIBLE}" in (response.content.decode())
     assert "\u202e" not in response.content.decode()
     assert not Workspace.objects.filter(name="Bidi").exists()

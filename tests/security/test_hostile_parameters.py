@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from evals_app.json_limits import MAX_JSON_DEPTH
-from evals_app.models import Case, Workspace
+from evals_app.models import Case, Job, Workspace
 from evals_app.services.workspaces.invitations import invitation_token
 from tests import factories
 from tests.html_forms import form_fields
@@ -130,6 +130,7 @@ def world() -> World:
         "number": 1,
         "token_pk": owner.api_tokens.get().pk,
         "token": invitation_token(space, "invited@example.com", "editor"),
+        "job_pk": Job.objects.create(kind=Job.Kind.EXPORT, workspace=space, requested_by=owner).pk,
     }
     return World(client, values, case)
 

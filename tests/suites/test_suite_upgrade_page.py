@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from evals_app.models import Case, Suite, Workspace
+from evals_app.models import Case, Job, Suite, Workspace
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -91,13 +91,15 @@ def test_upgrade_applies_it_and_says_so(workspace: Workspace) -> None:
 
     response = client.post(url("suite_upgrade", seeds))
 
-    assert response["Location"] == url("suite_detail", seeds)
+    job = Job.objects.get()
+    assert response["Location"] == job.get_absolute_url()
     page = client.get(response["Location"]).content.decode()
     assert (
         "Upgraded evals/seeds.yaml to today&#x27;s format: 2 cases changed, each as a new revision."
         in page
     )
-    assert LINK not in page
+    assert f'href="{url("suite_detail", seeds)}">Open the suite' in page
+    assert LINK not in client.get(url("suite_detail", seeds)).content.decode()
     assert Case.objects.get(suite=seeds, case_id="refund").revisions.count() == 2
 
 

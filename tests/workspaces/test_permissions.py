@@ -128,7 +128,7 @@ ENDPOINTS = [
     Endpoint("workspace_detail", "get", Capability.VIEW),
     Endpoint("activity", "get", Capability.VIEW),
     Endpoint("workspace_search", "get", Capability.VIEW),
-    Endpoint("workspace_export", "get", Capability.VIEW),
+    Endpoint("workspace_export", "post", Capability.VIEW),
     Endpoint("suite_detail", "get", Capability.VIEW),
     Endpoint("file_edit", "get", Capability.VIEW),
     Endpoint("case_editor", "get", Capability.VIEW),
@@ -218,7 +218,8 @@ ENDPOINTS = [
     Endpoint("workspace_settings", "get", Capability.MANAGE),
     Endpoint("workspace_rename", "post", Capability.MANAGE, lambda w: {"name": "Renamed"}),
     Endpoint("workspace_delete", "post", Capability.MANAGE, lambda w: {"confirm_name": "Team"}),
-    Endpoint("repository_check", "get", Capability.MANAGE),
+    Endpoint("repository_check", "post", Capability.MANAGE),
+    Endpoint("repository_changes", "get", Capability.MANAGE),
     Endpoint("repository_sync", "post", Capability.MANAGE),
     Endpoint("repository_publish", "post", Capability.MANAGE, lambda w: {"branch": "review"}),
     Endpoint("repository_link", "post", Capability.MANAGE, lambda w: {"url": "", "branch": "main"}),
@@ -275,6 +276,8 @@ def test_every_view_of_the_app_is_in_the_matrix() -> None:
     anywhere = {"workspace_list", "review_queue", "workspace_create", "workspace_import"}
     anywhere |= {"api_tokens", "api_token_revoke", "list_workspaces"}
     anywhere |= {"openapi-json", "openapi-view", "api-root", "invitation"}
+    # A job is its requester's alone: anyone else gets a 404 (tests/jobs/).
+    anywhere |= {"running_jobs", "job_detail", "job_cancel", "job_download"}
     covered = {endpoint.name for endpoint in ENDPOINTS + API_ENDPOINTS} | anywhere
 
     assert {pattern.name for pattern in _patterns()} <= covered

@@ -6,6 +6,7 @@ formats their cases once (for the warnings and the suite page's summaries) and s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from ...eval_files.reading import READ_ONLY_FORMATS
 from ...formatting.workspace_files import DirectoryFiles
 from ...models import Case, Suite, Workspace, WorkspaceFile
 from ..cases.documents import suite_row
+from ..jobs.progress import Progress, no_progress
 from ..profiles import Summary, profile_for_file
 from ..repository import git as git_repository
 from ..repository.local_roots import LocalRootError, check_local_root
@@ -71,6 +73,8 @@ def import_workspace(
     dry_run: bool = False,
     link: bool = False,
     record_checkout_folder: bool = True,
+    progress: Progress = no_progress,
+    then: Callable[[ImportSummary], None] | None = None,
 ) -> ImportSummary:
     """Import the workspace folder `path`, or the single eval file `path` with its folder as root.
 
@@ -79,7 +83,10 @@ def import_workspace(
     not), a folder inside a git work tree links the workspace to its repository. The root
     becomes the workspace's checkout folder (docs/formatting.md, "Agent mode's absolute
     paths") unless `record_checkout_folder` is false (a temporary folder, as for a .zip).
-    Raises ImportFailed, having written nothing, when any eval file is refused.
+    Raises ImportFailed, having written nothing, when any eval file is refused. `progress`
+    hears of each eval file read and each suite written (docs/jobs.md); `then` is called with
+    the summary inside the import's transaction once written (it may write more, or raise to
+    undo it all).
     """
     if not path.exists():
         raise ImportFailed([EvalFileError("no such file or folder", file=str(path))])
@@ -104,10 +111,10 @@ def import_workspace(
     configs, stored = _configs(found, summary)
     files = DirectoryFiles(root)
     headers = {eval_file.path: eval_file.contents.header for eval_file in found.eval_files}
-    case_summaries = [
-        _format_file(eval_file, files, configs, stored, summary, headers)
-        for eval_file in found.eval_files
-    ]
+    case_summaries = []
+    for index, eval_file in enumerate(found.eval_files):
+        progress(index, len(found.eval_files), "eval files read")
+        case_summaries.append(_format_file(eval_file, files, configs, stored, summary, headers))
     stored = _storable(stored, summary, root if location is not None else None)
     # These formattings read the folder; they are what the suite page shows for the stored
     # files only if every file they read is stored and nothing else can be found there.
@@ -129,9 +136,13 @@ def import_workspace(
         else:
             summary.workspace = _upsert_workspace(summary.workspace.name, checkout_folder)
             _store_files(summary.workspace, stored)
+            progress(0, summary.suites, "suites written")
             _store_suites(summary.workspace, found.eval_files, case_summaries if exact else None)
+            progress(summary.suites, summary.suites, "suites written")
         if location is not None and not dry_run:
             _link(summary.workspace, location)
+        if then is not None and not dry_run:
+            then(summary)
     return summary
 
 

@@ -9,6 +9,7 @@ it holds (a "zip bomb").
 
 from __future__ import annotations
 
+import errno
 import re
 import stat
 import unicodedata
@@ -158,7 +159,10 @@ def _extract_member(
         raise ZipRefused(f"it is damaged ({error}).", name) from None
     except NotImplementedError:  # how zipfile says it lacks an entry's compression method
         raise ZipRefused("it uses a compression method that is not supported.", name) from None
-    except OSError:
+    except OSError as error:
+        if error.errno == errno.EINVAL:
+            # The same negative seek in a file on disk (an upload kept for the worker).
+            raise ZipRefused(f"it is damaged ({error.strerror}).", name) from None
         raise ZipRefused(
             "it clashes with another entry (a file cannot be a folder).", name
         ) from None

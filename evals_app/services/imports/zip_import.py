@@ -10,9 +10,9 @@ from typing import IO
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
 
 from ...models import ActivityRecord, Membership, Workspace
+from ..jobs.progress import Progress, no_progress
 from ..workspaces.activity import record_activity
 from ..workspaces.lifecycle import WorkspaceNameError, clean_workspace_name, name_taken
 from .folders import ImportFailed, ImportSummary, import_workspace
@@ -40,6 +40,7 @@ def import_zip(
     *,
     fallback_name: str = "Imported workspace",
     limits: ZipLimits | None = None,
+    progress: Progress = no_progress,
 ) -> ImportSummary:
     """Import the workspace folder zipped in `upload` as the workspace `name` (by default the
     archive's top folder, else `fallback_name`).
@@ -47,44 +48,52 @@ def import_zip(
     A new workspace is owned by `importer`; into an existing one, which `may_import_into` must
     allow, the suites at the same paths are replaced, as with `import_evals`.
     Raises ZipImportFailed, having written nothing, when the archive is unsafe or any eval file
-    is invalid.
+    is invalid. `progress` hears how the import goes (docs/jobs.md).
     """
     with tempfile.TemporaryDirectory(prefix="agentv-import-") as folder:
         scratch = Path(folder)
+        progress(0, 0, "unpacking the .zip")
         try:
             root = extract_zip(upload, scratch, limits or zip_limits())
         except ZipRefused as refusal:
             raise ZipImportFailed([str(refusal)]) from None
         name = name.strip() or (root.name if root != scratch else fallback_name)
-        with transaction.atomic():
-            existing = Workspace.objects.filter(name=name).first()
-            if existing is not None and not may_import_into(existing):
-                # Said as for any taken name: who owns it is not the importer's business.
-                raise ZipImportFailed([name_taken(name).message])
-            if existing is None:
-                try:
-                    name = clean_workspace_name(name)
-                except WorkspaceNameError as error:
-                    raise ZipImportFailed([error.message]) from None
-            suites_before = set(existing.suites.values_list("pk", flat=True)) if existing else set()
+        existing = Workspace.objects.filter(name=name).first()
+        if existing is not None and not may_import_into(existing):
+            # Said as for any taken name: who owns it is not the importer's business.
+            raise ZipImportFailed([name_taken(name).message])
+        if existing is None:
             try:
-                # The archive's folder is temporary: it is not where the repository lives.
-                summary = import_workspace(root, name, record_checkout_folder=False)
-            except ImportFailed as failure:
-                raise ZipImportFailed(
-                    [_without_folder(str(error), root) for error in failure.errors]
-                ) from None
+                name = clean_workspace_name(name)
+            except WorkspaceNameError as error:
+                raise ZipImportFailed([error.message]) from None
+        suites_before = set(existing.suites.values_list("pk", flat=True)) if existing else set()
+
+        def settle(summary: ImportSummary) -> None:
+            # In the import's own transaction, so the files are read outside any (a worker's
+            # progress shows meanwhile) and the name is checked again where it is written.
             workspace = summary.workspace
-            if existing is None:
+            if summary.sync is None:
                 Membership.objects.create(
                     workspace=workspace, user=importer, role=Membership.Role.OWNER
                 )
                 created = ActivityRecord.Action.WORKSPACE_CREATED
                 record_activity(workspace, importer, created, name, "imported from a .zip")
+            elif existing is None or existing.pk != workspace.pk or not may_import_into(workspace):
+                raise ZipImportFailed([name_taken(name).message])
             for suite in workspace.suites.exclude(pk__in=suites_before).order_by("path"):
                 action = ActivityRecord.Action.SUITE_IMPORTED
                 record_activity(workspace, importer, action, suite.path, suite=suite)
-    return summary
+
+        try:
+            # The archive's folder is temporary: it is not where the repository lives.
+            return import_workspace(
+                root, name, record_checkout_folder=False, progress=progress, then=settle
+            )
+        except ImportFailed as failure:
+            raise ZipImportFailed(
+                [_without_folder(str(error), root) for error in failure.errors]
+            ) from None
 
 
 def _without_folder(message: str, root: Path) -> str:

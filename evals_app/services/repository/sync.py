@@ -20,6 +20,7 @@ from ...eval_files.reading import READ_ONLY_FORMATS
 from ...eval_files.yaml_loader import MAX_BYTES
 from ...models import ActivityRecord, Workspace
 from ..imports.folders import ImportFailed
+from ..jobs.progress import Progress, no_progress
 from ..profiles import SuiteProfile, profile_for_file, suite_profiles
 from ..workspaces.activity import record_activity
 from . import git as git_repository
@@ -164,19 +165,23 @@ def sync_repository(
     dry_run: bool = False,
     actor: User | None = None,
     checked: str | None = None,
+    progress: Progress = no_progress,
 ) -> tuple[str, SyncReport]:
     """Bring the commit `ref` names into `workspace` by the three-way rule and move the base
     there (docs/sync.md); a dry run only reports. Returns the commit and the report.
 
     With `checked` (the commit a Check showed), the followed branch must still be at that
     commit, or nothing is synced: Apply never brings in a commit other than the branch's.
-    A publish a crash left half done is finished (or undone) first.
+    A publish a crash left half done is finished (or undone) first. `progress` hears which
+    step it is at (docs/jobs.md).
     """
     pending_publish.settle(workspace)
     if checked is not None:
         ref = _still_checked(workspace, checked)
+    progress(0, 2, "steps: reading the commit")
     commit, incoming = read_commit(workspace, ref)
     origin = f"the repository at {commit[:12]}"
+    progress(1, 2, "steps: comparing with the workspace")
     with transaction.atomic():
         report = sync_workspace_files(workspace, incoming, origin, dry_run=dry_run, actor=actor)
         if not dry_run:

@@ -29,6 +29,7 @@ from ...models import ActivityRecord, Case, Suite, Workspace
 from ..cases.editing import save_case
 from ..cases.reading import stored_cases
 from ..exports.suite_texts import read_digest, suite_file_text
+from ..jobs.progress import Progress, no_progress
 from ..profiles import profile_2026, profile_of
 from ..profiles.workspace_formatter import WorkspaceFormatter
 from ..workspaces.activity import record_activity
@@ -165,10 +166,16 @@ def plan_upgrade(
 
 
 def upgrade_suites(
-    workspace: Workspace, suites: Iterable[Suite], actor: User | None, *, formatted: bool = False
+    workspace: Workspace,
+    suites: Iterable[Suite],
+    actor: User | None,
+    *,
+    formatted: bool = False,
+    progress: Progress = no_progress,
 ) -> UpgradePlan:
     """Upgrade `suites` of `workspace` in one transaction and return what changed (with
-    `formatted`, the plan as the preview shows it, formatting included)."""
+    `formatted`, the plan as the preview shows it, formatting included); `progress` hears of
+    each suite upgraded (docs/jobs.md)."""
     with transaction.atomic():
         locked = list(
             Suite.objects.select_for_update()
@@ -177,7 +184,8 @@ def upgrade_suites(
         )
         plan = plan_upgrade(workspace, locked, formatted=formatted)
         _write_templates(workspace, plan.templates, actor)
-        for upgrade in plan.suites:
+        for index, upgrade in enumerate(plan.suites):
+            progress(index, len(plan.suites), "suites upgraded")
             _apply(upgrade, actor)
     return plan
 
