@@ -113,9 +113,9 @@ def test_the_import_report_leads_with_its_link_and_folds_the_warnings(
     editor.get_by_label("Workspace folder as a .zip").set_input_files(archive)
     editor.get_by_role("button", name="Import").click()
 
-    report = editor.get_by_role("region", name="Imported examples")
-    expect(report.get_by_role("link").first).to_have_text("Open examples")
-    warnings = report.locator("details").filter(has_text="4 warnings")
+    report = editor.locator("#job-status")
+    expect(report.get_by_role("link").first).to_have_text("Open the workspace")
+    warnings = report.locator("details").filter(has_text="5 notes")
     expect(warnings.locator("li").first).to_be_hidden()
     warnings.locator("summary").click()
     expect(warnings.locator("li").first).to_be_visible()

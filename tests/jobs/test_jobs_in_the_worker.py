@@ -17,7 +17,7 @@ from django_tasks_db.models import DBTaskResult
 
 from evals_app.models import Case, Job, Suite, Workspace
 from evals_app.services.cases.editing import save_case
-from evals_app.services.jobs.queue import KILLED, this_worker
+from evals_app.services.jobs.workers import KILLED, this_worker
 from tests import factories
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
 from tests.workers import Worker, finished, the_job, wait_for

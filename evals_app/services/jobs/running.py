@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from ...models import Job, Workspace
 from .progress import JobCancelled, Progress
-from .queue import notice_dead_workers, this_worker
+from .workers import notice_dead_workers, this_worker
 
 BEAT_SECONDS = 0.2  # how often progress is written and a cancellation is looked for
 WAIT_SECONDS = 0.5  # how often a job waiting for its workspace looks again
