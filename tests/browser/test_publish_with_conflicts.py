@@ -51,6 +51,8 @@ def test_publish_is_refused_with_a_conflict_then_publishes_the_other_cases(
     ).to_be_visible()
     assert "evals-review" not in repo.git("branch", "--list")
 
+    # Publish runs as a job: its page said why; back to the workspace to publish the rest.
+    page.goto(workspace.get_absolute_url())
     page.get_by_label("Branch", exact=True).fill("evals-review")
     page.get_by_label("Publish the other cases").check()
     page.get_by_role("button", name="Publish").click()
@@ -65,5 +67,6 @@ def test_publish_is_refused_with_a_conflict_then_publishes_the_other_cases(
     assert "First, better?" in text
     assert "Theirs?" in text and "Mine?" not in text
 
+    page.goto(workspace.get_absolute_url())
     page.get_by_role("region", name="1 open conflict").get_by_role("link", name="two").click()
     expect(page.get_by_role("region", name="The repository changed this case too")).to_be_visible()

@@ -123,4 +123,5 @@ def test_publish_from_the_page_pushes_and_names_the_branch(
 
     assert "It was pushed to the remote." in response.content.decode()
     assert "First, edited?" in bare.show("agentv-web/review-1", PATH)
-    assert "Last pushed: <code>agentv-web/review-1</code>" in response.content.decode()
+    page = client.get(workspace.get_absolute_url()).content.decode()
+    assert "Last pushed: <code>agentv-web/review-1</code>" in page
