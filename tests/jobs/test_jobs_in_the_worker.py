@@ -123,7 +123,7 @@ def test_a_queued_job_cancelled_never_runs(alice: Client, tasks_in_the_database:
             task.refresh_from_db()
             if task.status == "SUCCESSFUL":
                 break
-            time.sleep(0.05)
+            time.sleep(0.05)  # the worker is another process: look again, for 60 s at most
     finally:
         running.stop()
     job.refresh_from_db()

@@ -1,4 +1,4 @@
-"""What a re-import into an existing workspace did, in the words of the import page: cases
+"""What a re-import into an existing workspace did, in the words of its job's page: cases
 added, changed, kept and in conflict (docs/user-guide.md, "Importing"; the rule is docs/sync.md).
 """
 

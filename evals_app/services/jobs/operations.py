@@ -81,9 +81,10 @@ def import_archive(job: Job, progress: Progress) -> dict[str, Any]:
     lines = []
     if summary.sync is not None:  # a re-import into a workspace: what it did to the cases
         counts = reimport_counts(summary.sync)
+        removed = f", {counts.removed} removed" if counts.removed else ""
         text = (
             f"Re-imported into {workspace.name}: {counts.added} added, {counts.changed} "
-            f"changed, {counts.kept} kept, {len(counts.conflicts)} in conflict."
+            f"changed, {counts.kept} kept, {counts.in_conflict} in conflict{removed}."
         )
         lines += [f"Conflict: {conflict}" for conflict in counts.conflicts]
     lines += [f"Skipped {path}: {why}" for path, why in summary.skipped] + summary.warnings
