@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import zipfile
 from pathlib import Path
@@ -24,6 +25,7 @@ from evals_app.models import (
     WorkspaceFile,
 )
 from evals_app.services.api_tokens import create_token
+from evals_app.services.cases.editing import save_case
 from evals_app.services.imports.folders import import_workspace
 from evals_app.services.review.revisions import record_revision
 
@@ -232,3 +234,12 @@ def zip_archive(files: dict[str, str | bytes | dict[str, Any]]) -> bytes:
 def api_token(account: User, name: str = "CI") -> str:
     """A new API token of `account`, as its owner would send it."""
     return create_token(account, name)[1]
+
+
+def edit_input(case_id: str, question: str) -> Case:
+    """Save the case `case_id` with `question` as its input, by a user of its own (`ed-ID`),
+    as an edit in the app would."""
+    case = Case.objects.get(case_id=case_id)
+    document = copy.deepcopy(case.document)
+    document["input"] = question
+    return save_case(case, document, case.version, user(f"ed-{case_id}", None))

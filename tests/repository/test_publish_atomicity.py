@@ -4,7 +4,6 @@ finished or undone by the next publish or sync, and the repository's hooks never
 
 from __future__ import annotations
 
-import copy
 import stat
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,6 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import ActivityRecord, Case, Workspace
-from evals_app.services.cases.editing import save_case
 from evals_app.services.repository import pending_publish, publishing
 from evals_app.services.repository.publishing import PublishRefused, publish_workspace
 from evals_app.services.repository.sync import sync_repository
@@ -22,6 +20,8 @@ from tests import factories
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
 
 pytestmark = pytest.mark.django_db
+
+edit = factories.edit_input
 
 PATH = "evals/suite.eval.yaml"
 ORIGINAL = suite_yaml(("one", "First?"), ("two", "Second?"))
@@ -41,13 +41,6 @@ def repo(tmp_path: Path) -> Repository:
 @pytest.fixture
 def workspace(repo: Repository) -> Workspace:
     return linked_workspace(repo)
-
-
-def edit(case_id: str, question: str) -> Case:
-    case = Case.objects.get(case_id=case_id)
-    document = copy.deepcopy(case.document)
-    document["input"] = question
-    return save_case(case, document, case.version, factories.user(f"ed-{case_id}", None))
 
 
 def crash_before_the_branch_moves(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,6 +26,8 @@ from tests.git_repositories import Repository, linked_workspace, repository, sui
 
 pytestmark = pytest.mark.django_db
 
+edit = factories.edit_input
+
 PATH = "evals/suite.eval.yaml"
 ORIGINAL = suite_yaml(("one", "First?"), ("two", "Second?"), ("three", "Third?"))
 
@@ -40,13 +42,6 @@ def repo(tmp_path: Path) -> Repository:
 @pytest.fixture
 def workspace(repo: Repository) -> Workspace:
     return linked_workspace(repo)
-
-
-def edit(case_id: str, question: str) -> Case:
-    case = Case.objects.get(case_id=case_id)
-    document = copy.deepcopy(case.document)
-    document["input"] = question
-    return save_case(case, document, case.version, factories.user(f"ed-{case_id}", None))
 
 
 def approve(case: Case) -> None:

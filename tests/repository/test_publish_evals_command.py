@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from io import StringIO
 from pathlib import Path
 
@@ -10,13 +9,14 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from evals_app.models import Case, ReviewStatus, Workspace
-from evals_app.services.cases.editing import save_case
 from evals_app.services.exports.exporting import exported_texts
 from evals_app.services.review import workflow as review_workflow
 from tests import factories
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
 
 pytestmark = pytest.mark.django_db
+
+edit = factories.edit_input
 
 PATH = "evals/suite.eval.yaml"
 ORIGINAL = suite_yaml(("one", "First?"), ("two", "Second?"))
@@ -38,13 +38,6 @@ def publish(*arguments: str) -> str:
     out = StringIO()
     call_command("publish_evals", "--workspace", "team", *arguments, stdout=out)
     return out.getvalue().strip()
-
-
-def edit(case_id: str, question: str) -> Case:
-    case = Case.objects.get(case_id=case_id)
-    document = copy.deepcopy(case.document)
-    document["input"] = question
-    return save_case(case, document, case.version, factories.user(f"ed-{case_id}", None))
 
 
 def approve(case: Case) -> None:

@@ -5,7 +5,6 @@ Every row of the three-way rule (docs/sync.md) through the check page and Apply,
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 
 import pytest
@@ -13,11 +12,12 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Case, Workspace
-from evals_app.services.cases.editing import save_case
 from tests import factories
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
 
 pytestmark = pytest.mark.django_db
+
+edit = factories.edit_input
 
 PATH = "evals/suite.eval.yaml"
 ORIGINAL = suite_yaml(("one", "First?"), ("two", "Second?"), ("three", "Third?"))
@@ -39,13 +39,6 @@ def workspace(repo: Repository) -> Workspace:
 def owner(client: Client, workspace: Workspace) -> Client:
     client.force_login(factories.member(workspace, "owner"))
     return client
-
-
-def edit(case_id: str, question: str) -> Case:
-    case = Case.objects.get(case_id=case_id)
-    document = copy.deepcopy(case.document)
-    document["input"] = question
-    return save_case(case, document, case.version, factories.user(f"ed-{case_id}", None))
 
 
 def editor_url(case: Case) -> str:
