@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+# What today's AgentV reads under a test's `execution` is one fact, kept with its loader's rules.
+from ..formatting.profile_2026.loader_rules import TEST_EXECUTION_KEYS
 from .case_parts import CaseParts, split_case
 from .dialects import (
     CASES_KEYS,
@@ -32,20 +34,6 @@ EXPECTED_KEYS = tuple(path[0] for path in EXPECTED_PATHS if len(path) == 1)
 # Keys of a header that only older files have: a `tests` file holding one is older too.
 OLDER_HEADER_KEYS = ("$schema", "target", "execution", "evaluators")
 SKIP_NOTE = "AgentV will skip this test: "
-# The keys today's AgentV reads under a test's `execution` (its KNOWN_TEST_EXECUTION_FIELDS,
-# less `workspace`, which it refuses there).
-TEST_EXECUTION_KEYS = (
-    "assert",
-    "assertions",
-    "skip_defaults",
-    "cache",
-    "trials",
-    "budget_usd",
-    "budgetUsd",
-    "fail_on_error",
-    "failOnError",
-    "threshold",
-)
 
 
 @dataclass
