@@ -13,6 +13,7 @@ import shutil
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date
+from functools import partial
 from pathlib import Path
 
 from django.conf import settings
@@ -201,17 +202,18 @@ def publish_and_push(
     """Publish (publishing.py); for a remote, fetch first and push the commit to `branch` of
     the remote with the branch's expected old value before the clone's branch moves. A push
     the remote refuses undoes the publish (PublishRefused): nothing is published."""
+    publish = partial(
+        publish_workspace,
+        workspace,
+        branch,
+        approved_only=approved_only,
+        skip_conflicts=skip_conflicts,
+        message=message,
+        actor=actor,
+    )
     remote = remote_of(workspace)
     if remote is None:
-        result = publish_workspace(
-            workspace,
-            branch,
-            approved_only=approved_only,
-            skip_conflicts=skip_conflicts,
-            message=message,
-            actor=actor,
-        )
-        return RemotePublish(result)
+        return RemotePublish(publish())
     repository = Path(workspace.repository_path)
     with transport_for(remote) as transport:
         _push_pending(workspace, remote, transport)
@@ -234,15 +236,7 @@ def publish_and_push(
                     "for changes, then publish again"
                 ) from None
 
-        result = publish_workspace(
-            workspace,
-            branch,
-            approved_only=approved_only,
-            skip_conflicts=skip_conflicts,
-            message=message,
-            actor=actor,
-            push=push,
-        )
+        result = publish(push=push)
     if result.commit is None:
         return RemotePublish(result)
     RepositoryRemote.objects.filter(pk=remote.pk).update(pushed_branch=branch)
