@@ -36,8 +36,11 @@ def test_an_invalid_tool_call_is_named_and_the_rest_of_the_preview_stays(
 ) -> None:
     open_editor(editor, example_workspace, MULTI_TURN)
     editor.get_by_role("button", name="Add a tool call to expected message 1").click()
-    tool_input = editor.get_by_role("group", name="Tool call 1").get_by_label("Input (JSON)")
-    tool_input.fill('{"order_id": ')
+    tool_call = editor.get_by_role("group", name="Tool call 1")
+    # The new call's Tool field takes the focus once the swap settles; typing before that
+    # could land in whichever field has the focus then.
+    expect(tool_call.get_by_label("Tool", exact=True)).to_be_focused()
+    tool_call.get_by_label("Input (JSON)").fill('{"order_id": ')
 
     expect(editor.get_by_text("Tool call 1 of expected message 1: not valid JSON")).to_be_visible()
     expect(question(editor)).to_be_visible()
