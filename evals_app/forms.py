@@ -263,6 +263,8 @@ class CaseListForm(PageForm):
         max_length=200,
         widget=forms.TextInput(attrs={"placeholder": "smoke", "spellcheck": "false"}),
     )
+    # The page lists the review form's answers (`criterion id:value`) as the choices.
+    score = forms.CharField(label="Score", required=False, max_length=200)
     sort = forms.ChoiceField(label="Sort by", required=False, choices=list(SORTS.items()))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

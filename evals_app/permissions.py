@@ -54,6 +54,8 @@ class WorkspaceAccess:
     workspace: Workspace
     role: str | None
     is_superuser: bool
+    # Whose access it is (blind review hides others' reviews from this user).
+    user_id: int | None = None
 
     def can(self, capability: Capability) -> bool:
         """Whether the user may do `capability` in this workspace."""
@@ -126,7 +128,7 @@ def workspace_access(
     is_superuser = bool(getattr(user, "is_superuser", False))
     if workspace is None or (workspace.my_role is None and not is_superuser):
         raise Http404("No such workspace.")
-    access = WorkspaceAccess(workspace, workspace.my_role, is_superuser)
+    access = WorkspaceAccess(workspace, workspace.my_role, is_superuser, user.pk)
     access.require(needs)
     return access
 

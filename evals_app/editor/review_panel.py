@@ -10,10 +10,12 @@ from django.contrib.auth.models import User
 from django.db.models import Prefetch
 
 from ..eval_files.case_parts import split_case
-from ..models import Case, Comment, CommentThread, ReviewEvent, ReviewStatus
+from ..models import Case, Comment, CommentThread, ReviewCriterion, ReviewEvent, ReviewStatus
 from ..permissions import WorkspaceAccess
 from ..request_numbers import parse_number
-from ..services.review.workflow import authors_of_pending_change
+from ..services.review.approvals import authors_of_pending_change, counted_approvers, rules_of
+from ..services.review.criteria import review_form
+from ..services.review.scores import CaseScores, blind_to, scores_of_cases
 
 
 @dataclass
@@ -34,10 +36,19 @@ class ReviewPanel:
     can_comment: bool
     previous_case: Case | None = None
     next_case: Case | None = None
+    # The review form, the approvals the case has and needs, and the reviews given (none
+    # shown to a blind reviewer before they give theirs: `blind`).
+    criteria: list[ReviewCriterion] = field(default_factory=list)
+    approvals: int = 0
+    required_approvals: int = 1
+    reviews: list[CaseScores] = field(default_factory=list)
+    blind: bool = False
     open_threads: int = field(init=False)
+    has_scale: bool = field(init=False)
 
     def __post_init__(self) -> None:
         self.open_threads = sum(not thread.is_resolved for thread in self.threads)
+        self.has_scale = any(c.kind == ReviewCriterion.Kind.SCALE for c in self.criteria)
 
 
 def review_context(
@@ -66,12 +77,19 @@ def review_context(
         for section, position, role in turns
     ]
     in_review = case.status == ReviewStatus.IN_REVIEW
-    own_change = access.can_review and in_review and user.pk in authors_of_pending_change(case)
+    pending = authors_of_pending_change(case) if in_review else set()
+    own_change = access.can_review and user.pk in pending
     previous_case, next_case = _neighbours(case)
+    rules = rules_of(access.workspace)
+    blind = bool(blind_to(access, [case]))
+    events = case.review_events.select_related("actor").order_by("-created_at", "-pk")
+    if blind:
+        decisions = [ReviewEvent.Action.APPROVED, ReviewEvent.Action.CHANGES_REQUESTED]
+        events = events.exclude(action__in=decisions)
     panel = ReviewPanel(
         status=case.status,
         status_label=ReviewStatus(case.status).label,
-        events=list(case.review_events.select_related("actor").order_by("-created_at", "-pk")[:8]),
+        events=list(events[:8]),
         threads=threads,
         threads_by_anchor=by_anchor,
         anchors=anchors,
@@ -84,6 +102,11 @@ def review_context(
         can_comment=access.can_comment,
         previous_case=previous_case,
         next_case=next_case,
+        criteria=review_form(access.workspace) if access.can_review else [],
+        approvals=0 if blind or not in_review else len(counted_approvers(case, pending)),
+        required_approvals=rules.required_approvals,
+        reviews=[] if blind else scores_of_cases([case]).get(case.pk, []),
+        blind=blind,
     )
     return {
         "workspace": access.workspace,

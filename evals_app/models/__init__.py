@@ -8,18 +8,23 @@ from .case import Case, ReviewStatus
 from .job import Job
 from .remote import RepositoryRemote
 from .review import Comment, CommentThread, Membership, ReviewEvent, Revision
+from .review_forms import CaseReview, ReviewCriterion, ReviewRules, ReviewScore
 from .workspace import Suite, Workspace, WorkspaceFile
 
 __all__ = [
     "ActivityRecord",
     "ApiToken",
     "Case",
+    "CaseReview",
     "Comment",
     "CommentThread",
     "Job",
     "Membership",
     "RepositoryRemote",
+    "ReviewCriterion",
     "ReviewEvent",
+    "ReviewRules",
+    "ReviewScore",
     "ReviewStatus",
     "Revision",
     "Suite",

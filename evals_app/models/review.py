@@ -44,6 +44,7 @@ class ReviewEvent(models.Model):
         APPROVED = "approved", "approved"
         CHANGES_REQUESTED = "changes_requested", "requested changes"
         APPROVAL_DISMISSED = "approval_dismissed", "dismissed the approval by editing"
+        RULES_CHANGED = "rules_changed", "moved it: the required approvals changed"
 
     case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="review_events")
     actor = models.ForeignKey(

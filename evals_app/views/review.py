@@ -21,6 +21,7 @@ from ..permissions import (
 )
 from ..request_numbers import parse_number
 from ..services.review.comments import CommentError, reopen, reply, resolve, start_thread
+from ..services.review.criteria import CriterionError, read_answers, review_form
 from ..services.review.workflow import ReviewError, move, waiting_for_review
 from ..services.workspaces.activity import workspace_activity
 from .htmx_request import HtmxHttpRequest
@@ -37,10 +38,14 @@ def case_review(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
         return HttpResponse("Unknown review step.", status=400)
     action, needs = REVIEW_STEPS[step]
     access, case = case_or_404(request, slug, suite_pk, case_pk, needs)
+    criteria = review_form(access.workspace) if step != "submit" else []
     try:
-        event = move(case, signed_in_user(request), action, request.POST.get("note", ""))
-    except ReviewError as error:
-        return _review_response(request, access, case, error=str(error))
+        answers = read_answers(criteria, request.POST)
+        note = request.POST.get("note", "")
+        event = move(case, signed_in_user(request), action, note, answers)
+    except (ReviewError, CriterionError) as error:
+        posted = {criterion.pk: request.POST.get(f"score-{criterion.pk}") for criterion in criteria}
+        return _review_response(request, access, case, error=str(error), answers=posted)
     messages.success(request, f"{case.case_id}: {event.get_action_display()}.")
     return _review_response(request, access, case)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, cast
 from urllib.parse import urlencode
 
@@ -28,6 +29,13 @@ from ..services.cases.work_list import refresh_suite_summaries
 from ..services.profiles import profile_of
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from ..services.repository.conflicts import open_conflicts
+from ..services.review.criteria import review_form
+from ..services.review.scores import (
+    blind_to,
+    reviews_blind,
+    score_filter_choices,
+    scores_of_cases,
+)
 from ..services.suites.eval_files import case_file_references, page_of_cases, summarize_cases
 from .fragments import render_page
 from .htmx_request import HtmxHttpRequest
@@ -153,6 +161,11 @@ def suite_context(
     """What the suite page shows: page `page` of the cases `list_form` asks for."""
     workspace = access.workspace
     listing = list_form.listing()
+    criteria = review_form(workspace)
+    blind = bool(criteria) and reviews_blind(access)
+    if blind:
+        # Cases by their scores would tell a blind reviewer what others said.
+        listing = replace(listing, score="")
     formatter = WorkspaceFormatter(workspace)
     if listing.needs_summaries:
         refresh_suite_summaries(formatter, suite)
@@ -160,7 +173,13 @@ def suite_context(
     # suite of thousands of cases must still open at once.
     page_obj, total = page_of_cases(suite, listing, page, CASES_PER_PAGE)
     summaries = summarize_cases(formatter, suite, page_obj.object_list)
+    # The review form's answers, but none a blind reviewer may not see yet.
+    hidden = blind_to(access, page_obj) if blind else set()
     return {
+        "show_scores": bool(criteria),
+        "score_choices": [] if blind else score_filter_choices(criteria),
+        "case_scores": scores_of_cases(page_obj, hidden) if criteria else {},
+        "scores_hidden": hidden,
         "workspace": workspace,
         "access": access,
         "suite": suite,

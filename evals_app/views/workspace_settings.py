@@ -10,10 +10,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ..forms import WorkspaceDeleteForm, WorkspaceForm, WorkspaceImportForm
-from ..models import Job
+from ..models import Job, ReviewCriterion
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.imports.zip_import import zip_limits
 from ..services.jobs.queue import keep_upload, start_job
+from ..services.review.approvals import rules_of
+from ..services.review.criteria import review_form
 from ..services.workspaces.lifecycle import (
     WorkspaceNameError,
     create_workspace,
@@ -128,4 +130,7 @@ def _settings_context(
         "delete_form": delete_form or WorkspaceDeleteForm(),
         "suite_count": workspace.suites.count(),
         "file_count": workspace.files.count(),
+        "review_rules": rules_of(workspace),
+        "criteria": review_form(workspace),
+        "criterion_kinds": ReviewCriterion.Kind.choices,
     }

@@ -25,6 +25,7 @@ from ..services.profiles import new_suite_profiles, profile_named
 from ..services.profiles.workspace_formatter import workspace_configs
 from ..services.repository.conflicts import open_conflicts
 from ..services.repository.remotes import remote_panel
+from ..services.review.scores import review_report
 from ..services.review.workflow import status_counts
 from ..services.suites.eval_files import create_suite
 from ..services.workspaces.configs import (
@@ -167,5 +168,6 @@ def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
         "patterns_form": None,
         "checkout_form": CheckoutFolderForm(initial={"checkout_folder": workspace.checkout_folder}),
         "remote": remote_panel(workspace),
+        "review_report": review_report(workspace),
         **forms,
     }

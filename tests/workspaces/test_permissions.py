@@ -16,10 +16,18 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, get_resolver, reverse
 
-from evals_app.models import Case, CommentThread, Membership, Workspace, WorkspaceFile
+from evals_app.models import (
+    Case,
+    CommentThread,
+    Membership,
+    ReviewCriterion,
+    Workspace,
+    WorkspaceFile,
+)
 from evals_app.permissions import Capability
 from evals_app.services.imports.folders import import_workspace
 from evals_app.services.review.comments import start_thread
+from evals_app.services.review.criteria import add_criterion
 from evals_app.services.review.revisions import record_revision
 from tests.factories import admin, api_token, member, user, write_files
 
@@ -44,6 +52,7 @@ class World:
     file: WorkspaceFile
     thread: CommentThread
     membership: Membership
+    criterion: ReviewCriterion
 
     def kwargs(self, name: str) -> dict[str, Any]:
         """The URL arguments `name` takes, filled with this world's objects."""
@@ -54,6 +63,7 @@ class World:
             "file_pk": self.file.pk,
             "thread_pk": self.thread.pk,
             "membership_pk": self.membership.pk,
+            "criterion_pk": self.criterion.pk,
             "number": 1,
         }
         pattern = next(p for p in _patterns() if p.name == name)
@@ -93,7 +103,8 @@ def world(tmp_path: Any) -> World:
     someone = user("someone", password=None)
     membership = Membership.objects.create(workspace=workspace, user=someone, role="owner")
     thread = start_thread(case, someone, "Why this turn?", "input", 0)
-    return World(workspace, case, workspace.files.get(), thread, membership)
+    criterion = add_criterion(workspace, "Clear", ReviewCriterion.Kind.SCALE)
+    return World(workspace, case, workspace.files.get(), thread, membership, criterion)
 
 
 def editor_form(world: World) -> dict[str, str]:
@@ -196,6 +207,11 @@ ENDPOINTS = [
         "member_add", "post", Capability.MANAGE, lambda w: {"username": "someone", "role": "owner"}
     ),
     Endpoint("member_remove", "post", Capability.MANAGE),
+    Endpoint("review_rules", "post", Capability.MANAGE, lambda w: {"required_approvals": "2"}),
+    Endpoint(
+        "criterion_add", "post", Capability.MANAGE, lambda w: {"name": "Fair", "kind": "pass_fail"}
+    ),
+    Endpoint("criterion_change", "post", Capability.MANAGE, lambda w: {"name": "Clearer"}),
     Endpoint("suite_rename", "get", Capability.EDIT),
     Endpoint("suite_rename", "post", Capability.EDIT, lambda w: {"path": "evals/renamed.yaml"}),
     Endpoint("suite_delete", "get", Capability.EDIT),

@@ -1,7 +1,8 @@
 """The suite page as a work list: which cases it shows (search and filters) and in what order.
 
 A listing is what the page's query string says (`q`, `status`, `warnings`, `markers`,
-`conflicts`, `tag`, `sort`), so a filtered, sorted view of a suite is a URL that can be shared.
+`conflicts`, `tag`, `score`, `sort`), so a filtered, sorted view of a suite is a URL that can be
+shared.
 The warnings and role-marker filters read the stored case summaries
 (services/case_summaries.py), brought up to date for the whole suite first.
 """
@@ -16,6 +17,7 @@ from django.db.models import IntegerField, Q, QuerySet, Value, When
 
 from ...models import Case, ReviewStatus, Suite
 from ..profiles.workspace_formatter import WorkspaceFormatter
+from ..review.scores import cases_scored, parse_score_filter
 from .summaries import refresh_summaries
 from .tags import cases_tagged
 
@@ -46,12 +48,15 @@ class CaseListing:
     markers: str = ""
     conflicts: str = ""
     tag: str = ""
+    # A review form's answer, as `criterion id:value` (services/review/scores.py).
+    score: str = ""
     sort: str = ""
 
     @property
     def is_filtered(self) -> bool:
         """Whether some cases of the suite may be left out."""
-        return any((self.q, self.status, self.warnings, self.markers, self.conflicts, self.tag))
+        filters = (self.q, self.status, self.warnings, self.markers, self.conflicts, self.tag)
+        return any((*filters, self.score))
 
     @property
     def filters_described(self) -> list[str]:
@@ -66,6 +71,8 @@ class CaseListing:
             described.append(f"formatting: {MARKERS[self.markers]}")
         if self.tag:
             described.append(f"tagged “{self.tag}”")
+        if parse_score_filter(self.score):
+            described.append(f"scored “{self.score.partition(':')[2]}”")
         return described
 
     @property
@@ -109,6 +116,9 @@ def listed_cases(suite: Suite, listing: CaseListing) -> QuerySet[Case]:
         cases = cases.filter(theirs_document__isnull=True)
     if listing.tag:
         cases = cases_tagged(cases, listing.tag)
+    score = parse_score_filter(listing.score)
+    if score:
+        cases = cases_scored(cases, *score)
     return cases
 
 

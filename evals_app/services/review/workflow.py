@@ -2,7 +2,9 @@
 
 Every move is recorded with who made it and when. Editing an approved case dismisses the
 approval, as a new commit dismisses a stale approval on a pull request. Nobody approves a
-change they made themselves.
+change they made themselves. A case needs as many approvals from distinct reviewers as its
+workspace requires (approvals.py); each approval or request for changes is a review that
+carries the reviewer's answers to the workspace's review form.
 """
 
 from __future__ import annotations
@@ -16,11 +18,19 @@ from django.db.models.functions import Coalesce
 
 from ...models import (
     Case,
+    CaseReview,
     Membership,
     ReviewEvent,
+    ReviewScore,
     ReviewStatus,
     Revision,
     Workspace,
+)
+from .approvals import (
+    authors_of_pending_change,
+    counted_approvers,
+    required_approvals,
+    review_started,
 )
 
 Action = ReviewEvent.Action
@@ -43,18 +53,24 @@ class ReviewError(Exception):
     """A review step that is not possible now, with the reason in words."""
 
 
-def move(case: Case, actor: User, action: str, note: str = "") -> ReviewEvent:
-    """Apply a review action (submit, approve, request changes) to `case`, recording it."""
+def move(
+    case: Case,
+    actor: User,
+    action: str,
+    note: str = "",
+    answers: dict[int, str] | None = None,
+) -> ReviewEvent:
+    """Apply a review action (submit, approve, request changes) to `case`, recording it; an
+    approval or a request for changes records the reviewer's `answers` (criterion id → value,
+    as criteria.read_answers gives them) with it."""
     with transaction.atomic():
         current = Case.objects.select_for_update().get(pk=case.pk)
         allowed_from, to_status = TRANSITIONS[action]
         if current.status not in allowed_from:
             label = ReviewStatus(current.status).label.lower()
             raise ReviewError(f"{current.case_id} is {label}; it cannot be {Action(action).label}.")
-        if action == Action.APPROVED and actor.pk in authors_of_pending_change(current):
-            raise ReviewError(
-                "You changed this case since its last approval: someone else approves it."
-            )
+        if action == Action.APPROVED:
+            to_status = _after_approval(current, actor)
         event = ReviewEvent.objects.create(
             case=current,
             actor=actor,
@@ -63,10 +79,37 @@ def move(case: Case, actor: User, action: str, note: str = "") -> ReviewEvent:
             to_status=to_status,
             note=note.strip(),
         )
+        if action in (Action.APPROVED, Action.CHANGES_REQUESTED):
+            _record_review(current, actor, event, answers or {})
         current.status = to_status
         current.save(update_fields=["status"])
         case.status = to_status
         return event
+
+
+def _after_approval(case: Case, actor: User) -> str:
+    """The status an approval by `actor` leads to, or ReviewError if it cannot count."""
+    pending = authors_of_pending_change(case)
+    if actor.pk in pending:
+        raise ReviewError(
+            "You changed this case since its last approval: someone else approves it."
+        )
+    approvers = counted_approvers(case, pending)
+    if actor.pk in approvers:
+        raise ReviewError("You approved this case as it stands already: others approve it now.")
+    enough = len(approvers) + 1 >= required_approvals(case)
+    return ReviewStatus.APPROVED if enough else ReviewStatus.IN_REVIEW
+
+
+def _record_review(case: Case, actor: User, event: ReviewEvent, answers: dict[int, str]) -> None:
+    latest = case.revisions.aggregate(number=Max("number"))["number"] or 0
+    review = CaseReview.objects.create(
+        case=case, reviewer=actor, event=event, decision=event.action, revision=latest
+    )
+    ReviewScore.objects.bulk_create(
+        ReviewScore(review=review, criterion_id=criterion, value=value)
+        for criterion, value in answers.items()
+    )
 
 
 def dismiss_approval_on_edit(case: Case, actor: User | None) -> None:
@@ -84,17 +127,6 @@ def dismiss_approval_on_edit(case: Case, actor: User | None) -> None:
     case.save(update_fields=["status"])
 
 
-def authors_of_pending_change(case: Case) -> set[int]:
-    """Ids of the users who saved the case since its last approval (or ever, if never)."""
-    last_approval = case.review_events.filter(action=Action.APPROVED).aggregate(
-        at=Max("created_at")
-    )["at"]
-    revisions = case.revisions.exclude(author=None)
-    if last_approval is not None:
-        revisions = revisions.filter(created_at__gt=last_approval)
-    return set(revisions.values_list("author_id", flat=True))
-
-
 def waiting_for_review(user: User) -> QuerySet[Case]:
     """Cases in review that `user` may approve: in their workspaces, not changed by them."""
     cases = Case.objects.filter(status=ReviewStatus.IN_REVIEW)
@@ -106,7 +138,7 @@ def waiting_for_review(user: User) -> QuerySet[Case]:
     # Never approved: any change of the user's counts, so compare with the earliest time.
     last_approval = Coalesce(
         Subquery(
-            ReviewEvent.objects.filter(case=OuterRef("pk"), action=Action.APPROVED)
+            ReviewEvent.objects.filter(case=OuterRef("pk"), to_status=ReviewStatus.APPROVED)
             .order_by("-created_at")
             .values("created_at")[:1]
         ),
@@ -115,9 +147,17 @@ def waiting_for_review(user: User) -> QuerySet[Case]:
     own_change = Revision.objects.filter(
         case=OuterRef("pk"), author_id=user.pk, created_at__gt=OuterRef("last_approval")
     )
+    # An approval of the case as it stands, waiting for others' (approvals.py).
+    own_approval = ReviewEvent.objects.filter(
+        case=OuterRef("pk"),
+        actor_id=user.pk,
+        action=Action.APPROVED,
+        created_at__gt=OuterRef("review_started"),
+    )
     return (
-        cases.annotate(last_approval=last_approval)
+        cases.annotate(last_approval=last_approval, review_started=review_started(OuterRef("pk")))
         .exclude(Exists(own_change))
+        .exclude(Exists(own_approval))
         .select_related("suite__workspace")
         .order_by("updated_at", "pk")
     )
