@@ -14,6 +14,7 @@ from .views import (
     invitations,
     jobs,
     members,
+    queue,
     repository,
     review,
     review_forms,
@@ -91,6 +92,8 @@ urlpatterns += [
 # Team review: members, review steps, comments, history, the queue, activity, export.
 urlpatterns += [
     path("review/", review.review_queue, name="review_queue"),
+    path("queue/", queue.queue, name="my_queue"),
+    path("queue/next/", queue.queue_next, name="queue_next"),
     path("w/<slug:slug>/activity/", review.activity, name="activity"),
     path("w/<slug:slug>/export.zip", exports.workspace_export, name="workspace_export"),
     path("w/<slug:slug>/members/", members.member_add, name="member_add"),

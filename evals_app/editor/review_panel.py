@@ -14,6 +14,7 @@ from ..models import Case, Comment, CommentThread, ReviewCriterion, ReviewEvent,
 from ..permissions import WorkspaceAccess
 from ..request_numbers import parse_number
 from ..services.review.approvals import authors_of_pending_change, counted_approvers, rules_of
+from ..services.review.assignments import assignment_panel
 from ..services.review.criteria import review_form
 from ..services.review.scores import CaseScores, blind_to, scores_of_cases
 
@@ -43,6 +44,8 @@ class ReviewPanel:
     required_approvals: int = 1
     reviews: list[CaseScores] = field(default_factory=list)
     blind: bool = False
+    assigned: list[str] = field(default_factory=list)
+    reviewed_by: list[str] = field(default_factory=list)
     open_threads: int = field(init=False)
     has_scale: bool = field(init=False)
 
@@ -108,6 +111,8 @@ def review_context(
         reviews=[] if blind else scores_of_cases([case]).get(case.pk, []),
         blind=blind,
     )
+    panel.assigned, reviewed_by = assignment_panel(case)
+    panel.reviewed_by = [] if blind else reviewed_by
     return {
         "workspace": access.workspace,
         "suite": case.suite,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .activity import ActivityRecord
 from .api_token import ApiToken
+from .assignments import QueueVisit, ReviewAssignment
 from .case import Case, ReviewStatus
 from .job import Job
 from .remote import RepositoryRemote
@@ -20,7 +21,9 @@ __all__ = [
     "CommentThread",
     "Job",
     "Membership",
+    "QueueVisit",
     "RepositoryRemote",
+    "ReviewAssignment",
     "ReviewCriterion",
     "ReviewEvent",
     "ReviewRules",

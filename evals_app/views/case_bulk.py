@@ -1,5 +1,5 @@
 """Acting on the cases selected on the suite page: submit, approve, add or remove a tag, move,
-delete (confirmed)."""
+delete (confirmed), assign to reviewers."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from ..services.cases.bulk import (
     tag_cases,
 )
 from ..services.cases.tags import TagError
+from ..services.review.assignments import AssignmentError, assign_cases, unassign_cases
 from .fragments import render_page
 from .htmx_request import HtmxHttpRequest
 from .suites import SUITE_PAGE, cases_changed, suite_context
@@ -33,6 +34,9 @@ BULK_ACTIONS = {
     "remove-tag": (Capability.EDIT, "Untagged"),
     "move": (Capability.EDIT, "Moved"),
     "delete": (Capability.EDIT, "Deleted"),
+    "assign": (Capability.MANAGE, "Assigned"),
+    "spread": (Capability.MANAGE, "Spread over the reviewers"),
+    "unassign": (Capability.MANAGE, "Unassigned"),
 }
 # More than a page of cases is never selected from the page; a bound keeps a request small.
 MAX_SELECTED = 1000
@@ -82,6 +86,17 @@ def case_bulk(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRespons
         if not result.done and not result.refused:
             verb = "has" if action == "add-tag" else "has not"
             messages.info(request, f"Nothing to do: each selected case {verb} that tag.")
+            return cases_changed(request, access, suite)
+    elif action in ("assign", "spread", "unassign"):
+        reviewers = [int(pk) for pk in request.POST.getlist("reviewers") if pk.isdigit()]
+        try:
+            if action == "unassign":
+                result = unassign_cases(suite, pks, reviewers)
+            else:
+                spread = action == "spread"
+                result = assign_cases(suite, pks, reviewers, signed_in_user(request), spread=spread)
+        except AssignmentError as error:
+            messages.error(request, str(error))
             return cases_changed(request, access, suite)
     elif action == "delete":
         result = delete_cases(suite, pks, signed_in_user(request))

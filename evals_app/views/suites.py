@@ -29,6 +29,7 @@ from ..services.cases.work_list import refresh_suite_summaries
 from ..services.profiles import profile_of
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from ..services.repository.conflicts import open_conflicts
+from ..services.review.assignments import reviewers_of
 from ..services.review.criteria import review_form
 from ..services.review.scores import (
     blind_to,
@@ -180,6 +181,8 @@ def suite_context(
         "score_choices": [] if blind else score_filter_choices(criteria),
         "case_scores": scores_of_cases(page_obj, hidden) if criteria else {},
         "scores_hidden": hidden,
+        # The reviewers an owner may assign the selected cases to.
+        "assignable": reviewers_of(workspace.pk) if access.can_manage else [],
         "workspace": workspace,
         "access": access,
         "suite": suite,

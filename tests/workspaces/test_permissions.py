@@ -290,6 +290,8 @@ def test_every_view_of_the_app_is_in_the_matrix() -> None:
     # docs describe it, with no data; an invitation link is for whoever holds it, signed in or
     # not (tests/workspaces/test_invitations.py).
     anywhere = {"workspace_list", "review_queue", "workspace_create", "workspace_import"}
+    # A reviewer's own queue (its cases are in their workspaces only: tests/review/).
+    anywhere |= {"my_queue", "queue_next"}
     anywhere |= {"api_tokens", "api_token_revoke", "list_workspaces"}
     anywhere |= {"openapi-json", "openapi-view", "api-root", "invitation"}
     # A job is its requester's alone: anyone else gets a 404 (tests/jobs/).
