@@ -323,3 +323,16 @@ if not DEBUG:
     # standard error too, where gunicorn's log and the service manager's journal keep them.
     LOGGING["handlers"] = {"console": {"class": "logging.StreamHandler"}}
     LOGGING["root"] = {"handlers": ["console"], "level": "WARNING"}
+
+# Notification emails (docs/configuration.md, "Email"): printed to the console unless an SMTP
+# server is set; links in them start with AGENTV_SITE_URL.
+EMAIL_BACKEND = os.environ.get(
+    "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "agentv-web <noreply@localhost>")
+AGENTV_SITE_URL = os.environ.get("AGENTV_SITE_URL", "http://localhost:8000").rstrip("/")

@@ -7,6 +7,7 @@ from .api_token import ApiToken
 from .assignments import QueueVisit, ReviewAssignment
 from .case import Case, ReviewStatus
 from .job import Job
+from .notifications import Notification, NotificationPreferences
 from .remote import RepositoryRemote
 from .review import Comment, CommentThread, Membership, ReviewEvent, Revision
 from .review_forms import CaseReview, ReviewCriterion, ReviewRules, ReviewScore
@@ -21,6 +22,8 @@ __all__ = [
     "CommentThread",
     "Job",
     "Membership",
+    "Notification",
+    "NotificationPreferences",
     "QueueVisit",
     "RepositoryRemote",
     "ReviewAssignment",

@@ -21,6 +21,9 @@ ENDPOINTS = {
     ("get", "/api/v1/workspaces/{slug}/case"),
     ("put", "/api/v1/workspaces/{slug}/case"),
     ("post", "/api/v1/workspaces/{slug}/case/review"),
+    ("get", "/api/v1/workspaces/{slug}/case/reviews"),
+    ("post", "/api/v1/workspaces/{slug}/assignments"),
+    ("get", "/api/v1/queue"),
     ("get", "/api/v1/workspaces/{slug}/formatted"),
 }
 

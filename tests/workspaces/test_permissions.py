@@ -292,7 +292,9 @@ def test_every_view_of_the_app_is_in_the_matrix() -> None:
     anywhere = {"workspace_list", "review_queue", "workspace_create", "workspace_import"}
     # A reviewer's own queue (its cases are in their workspaces only: tests/review/).
     anywhere |= {"my_queue", "queue_next"}
-    anywhere |= {"api_tokens", "api_token_revoke", "list_workspaces"}
+    # One's own notifications (tests/review/test_notifications.py).
+    anywhere |= {"inbox", "inbox_count", "inbox_read", "inbox_preferences", "notification_open"}
+    anywhere |= {"api_tokens", "api_token_revoke", "list_workspaces", "queue"}
     anywhere |= {"openapi-json", "openapi-view", "api-root", "invitation"}
     # A job is its requester's alone: anyone else gets a 404 (tests/jobs/).
     anywhere |= {"running_jobs", "job_detail", "job_cancel", "job_download"}
@@ -322,6 +324,16 @@ def api_document(world: World) -> dict[str, Any]:
 CASE_QUERY = "?suite=evals/suite.yaml&id=first"
 API_ENDPOINTS = [
     ApiEndpoint("list_cases", "get", "/workspaces/team/cases", Capability.VIEW),
+    ApiEndpoint(
+        "case_reviews", "get", f"/workspaces/team/case/reviews{CASE_QUERY}", Capability.VIEW
+    ),
+    ApiEndpoint(
+        "assign",
+        "post",
+        "/workspaces/team/assignments",
+        Capability.MANAGE,
+        lambda w: {"suite": "evals/suite.yaml", "cases": ["first"], "reviewers": ["someone"]},
+    ),
     ApiEndpoint("read_case", "get", f"/workspaces/team/case{CASE_QUERY}", Capability.VIEW),
     ApiEndpoint(
         "formatted_case", "get", f"/workspaces/team/formatted{CASE_QUERY}", Capability.VIEW

@@ -15,6 +15,7 @@ from evals_app.formatting.profile_2025.formatter import MODES, Mode
 from evals_app.models import Case, ReviewStatus, Workspace
 from evals_app.services.exports.batches import MAX_JOBS
 from evals_app.services.exports.exporting import export_workspace
+from evals_app.services.review.review_export import write_reviews
 
 
 class Command(BaseCommand):
@@ -24,7 +25,13 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("--out", type=Path, required=True, metavar="DIR")
+        parser.add_argument("--out", type=Path, metavar="DIR")
+        parser.add_argument(
+            "--reviews",
+            type=Path,
+            metavar="FILE",
+            help="also (or only) write every review of the cases to FILE, as JSON lines",
+        )
         parser.add_argument(
             "--workspace",
             action="append",
@@ -54,7 +61,8 @@ class Command(BaseCommand):
     def handle(
         self,
         *args: Any,
-        out: Path,
+        out: Path | None,
+        reviews: Path | None,
         workspace: list[str] | None,
         mode: str,
         check: bool,
@@ -72,6 +80,16 @@ class Command(BaseCommand):
             workspaces = [by_name[name] for name in dict.fromkeys(workspace)]
         if not workspaces:
             raise CommandError("there is no workspace to export (import one with import_evals)")
+        if out is None and reviews is None:
+            raise CommandError("give --out DIR, --reviews FILE, or both")
+        if reviews is not None:
+            try:
+                written = write_reviews(workspaces, reviews)
+            except OSError as error:
+                raise CommandError(f"cannot write {reviews}: {error.strerror}") from error
+            self.stdout.write(self.style.SUCCESS(f"Wrote {written} reviews to {reviews}"))
+        if out is None:
+            return
         modes: tuple[Mode, ...] = MODES if mode == "both" else (mode,)  # type: ignore[assignment]
         cases = Case.objects.filter(suite__workspace__in=workspaces)
         if approved_only:

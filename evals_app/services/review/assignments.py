@@ -15,6 +15,7 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet, Value
+from django.urls import reverse
 from django.utils import timezone
 
 from ...models import (
@@ -28,6 +29,7 @@ from ...models import (
 )
 from ..cases.bulk import BulkResult
 from .approvals import review_started
+from .notifications import Kind, notify
 
 Action = ReviewEvent.Action
 REVIEWING_ROLES = (Membership.Role.OWNER, Membership.Role.REVIEWER)
@@ -74,7 +76,21 @@ def assign_cases(
             ignore_conflicts=True,
         )
         result.done = [case.case_id for case in cases]
+        _tell_reviewers(suite, pairs, actor)
     return result
+
+
+def _tell_reviewers(suite: Suite, pairs: list[tuple[Case, User]], actor: User) -> None:
+    """One notification per reviewer given cases: how many, in which suite."""
+    given: dict[int, list[Case]] = {}
+    people = {}
+    for case, reviewer in pairs:
+        given.setdefault(reviewer.pk, []).append(case)
+        people[reviewer.pk] = reviewer
+    for pk, cases in given.items():
+        named = cases[0].case_id if len(cases) == 1 else f"{len(cases)} cases"
+        text = f"{actor.username} assigned you {named} of {suite.path}"
+        notify([people[pk]], Kind.ASSIGNMENT, suite.workspace, actor, text, reverse("my_queue"))
 
 
 def unassign_cases(suite: Suite, pks: Sequence[int], reviewer_ids: Sequence[int]) -> BulkResult:

@@ -9,6 +9,7 @@ from django.utils import timezone
 from ...eval_files.case_parts import SECTIONS
 from ...models import Case, Comment, CommentThread
 from .case_diff import turns_of
+from .notifications import mention_members
 
 MAX_COMMENT_LENGTH = 10_000
 EXCERPT_LENGTH = 160
@@ -42,6 +43,7 @@ def start_thread(
             created_by=author,
         )
         Comment.objects.create(thread=thread, author=author, text=text)
+        mention_members(case, author, text, _anchor_of(thread))
     return thread
 
 
@@ -50,7 +52,13 @@ def reply(thread: CommentThread, author: User, text: str) -> Comment:
     comment = Comment.objects.create(thread=thread, author=author, text=_clean(text))
     if thread.is_resolved:
         reopen(thread)
+    mention_members(thread.case, author, comment.text, _anchor_of(thread))
     return comment
+
+
+def _anchor_of(thread: CommentThread) -> str:
+    """Where the editor shows the thread: beside its turn, or in the review panel."""
+    return f"threads-{thread.anchor}" if thread.anchor else f"thread-{thread.pk}"
 
 
 def resolve(thread: CommentThread, actor: User) -> None:

@@ -47,6 +47,7 @@ class CaseScores:
     reviewer: str
     decision: str
     answers: list[tuple[str, str]]
+    action: str = ""  # the decision as the API and the export spell it
 
 
 def scores_of_cases(
@@ -66,7 +67,8 @@ def scores_of_cases(
     for review in reviews:
         answers = [(score.criterion.name, score.value) for score in review.scores.all()]
         name = review.reviewer.username if review.reviewer else "someone"
-        by_case[review.case_id].append(CaseScores(name, review.get_decision_display(), answers))
+        said = review.get_decision_display()
+        by_case[review.case_id].append(CaseScores(name, said, answers, review.decision))
     return dict(by_case)
 
 

@@ -32,6 +32,7 @@ from .approvals import (
     required_approvals,
     review_started,
 )
+from .notifications import tell_authors
 
 Action = ReviewEvent.Action
 
@@ -81,6 +82,7 @@ def move(
         )
         if action in (Action.APPROVED, Action.CHANGES_REQUESTED):
             _record_review(current, actor, event, answers or {})
+            tell_authors(current, event)
         current.status = to_status
         current.save(update_fields=["status"])
         case.status = to_status

@@ -1,0 +1,154 @@
+"""Mentions and notifications: `@username` in a comment tells that member; assignments, requests
+for changes and approvals tell the people concerned; each notification is in the inbox, and by
+email too for the kinds a person chose (docs/user-guide.md, "Mentions and notifications").
+
+Only members of the case's workspace are ever told: a name that is not one is plain text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.mail import send_mass_mail
+from django.db import transaction
+from django.db.models import Max
+from django.urls import reverse
+from django.utils import timezone
+
+from ...models import (
+    Case,
+    Membership,
+    Notification,
+    NotificationPreferences,
+    ReviewEvent,
+    Workspace,
+)
+
+Kind = Notification.Kind
+# Django's usernames: letters, digits and @ . + - _; a mention ends before trailing dots.
+MENTION = re.compile(r"(?<![\w@.+-])@([\w.@+-]+)")
+
+
+def mentioned(text: str) -> list[str]:
+    """The usernames `text` mentions as `@username`, in order, each once."""
+    names = (match.group(1).rstrip(".") for match in MENTION.finditer(text))
+    return list(dict.fromkeys(name for name in names if name))
+
+
+def members_named(workspace_id: int, names: Iterable[str]) -> list[User]:
+    """The members of the workspace among `names` (anyone else is left out)."""
+    wanted = list(names)
+    if not wanted:
+        return []
+    members = Membership.objects.filter(workspace_id=workspace_id, user__username__in=wanted)
+    return [membership.user for membership in members.select_related("user")]
+
+
+def case_link(case: Case, anchor: str = "") -> str:
+    """The path of the case's editor, at `anchor` (an element id) when given."""
+    path = reverse("case_editor", args=[case.suite.workspace.slug, case.suite_id, case.pk])
+    return f"{path}#{anchor}" if anchor else path
+
+
+def notify(
+    recipients: Iterable[User],
+    kind: str,
+    workspace: Workspace,
+    actor: User | None,
+    text: str,
+    link: str,
+    case: Case | None = None,
+) -> list[Notification]:
+    """Tell each recipient (never the actor themself) in the inbox, and by email those who
+    chose `kind`, once the transaction commits."""
+    people = {person.pk: person for person in recipients if actor is None or person.pk != actor.pk}
+    text = " ".join(text.split())  # one line: it is also the email's subject
+    notifications = Notification.objects.bulk_create(
+        Notification(
+            recipient=person,
+            kind=kind,
+            workspace=workspace,
+            case=case,
+            actor=actor,
+            text=text[:300],
+            link=link[:1000],
+        )
+        for person in people.values()
+    )
+    emailed = [person for person in people.values() if person.email and _wants(person, kind)]
+    if emailed:
+        transaction.on_commit(lambda: _send(emailed, text, link))
+    return notifications
+
+
+def mention_members(case: Case, author: User, text: str, anchor: str) -> list[Notification]:
+    """Tell the workspace's members that `text` (a comment by `author`) mentions."""
+    workspace = case.suite.workspace
+    people = members_named(workspace.pk, mentioned(text))
+    said = f"{author.username} mentioned you on {case.case_id}: {text[:150]}"
+    return notify(people, Kind.MENTION, workspace, author, said, case_link(case, anchor), case)
+
+
+def tell_authors(case: Case, event: ReviewEvent) -> None:
+    """After a request for changes or an approval that approves: tell the case's last editor
+    and whoever last submitted it."""
+    if event.action == ReviewEvent.Action.CHANGES_REQUESTED:
+        kind, verb = Kind.CHANGES_REQUESTED, "requested changes on"
+    elif event.to_status == "approved":
+        kind, verb = Kind.APPROVED, "approved"
+    else:
+        return
+    latest = case.revisions.aggregate(number=Max("number"))["number"]
+    authors = set(case.revisions.filter(number=latest).values_list("author_id", flat=True))
+    submitted = case.review_events.filter(action=ReviewEvent.Action.SUBMITTED).order_by("-pk")
+    authors |= set(submitted.values_list("actor_id", flat=True)[:1])
+    people = User.objects.filter(
+        pk__in=authors - {None}, memberships__workspace=case.suite.workspace_id
+    )
+    who = event.actor.username if event.actor else "Someone"
+    note = f": {event.note[:150]}" if event.note else ""
+    text = f"{who} {verb} {case.case_id}{note}"
+    notify(people, kind, case.suite.workspace, event.actor, text, case_link(case, "review"), case)
+
+
+def unread_count(user: User) -> int:
+    """How many of the user's notifications are unread (one query)."""
+    return Notification.objects.filter(recipient_id=user.pk, read_at=None).count()
+
+
+def mark_read(user: User, pks: Iterable[int] | None = None) -> int:
+    """Mark the user's notifications `pks` read (all of them when None)."""
+    unread = Notification.objects.filter(recipient_id=user.pk, read_at=None)
+    if pks is not None:
+        unread = unread.filter(pk__in=list(pks))
+    return unread.update(read_at=timezone.now())
+
+
+def email_kinds_of(user: User) -> list[str]:
+    """The kinds of notification the user also gets by email."""
+    preferences = NotificationPreferences.objects.filter(user_id=user.pk).first()
+    return list(preferences.email_kinds) if preferences else list(Kind.values)
+
+
+def set_email_kinds(user: User, kinds: Iterable[str]) -> list[str]:
+    """Choose which kinds of notification the user also gets by email (unknown ones ignored)."""
+    chosen = [kind for kind in Kind.values if kind in set(kinds)]
+    NotificationPreferences.objects.update_or_create(user=user, defaults={"email_kinds": chosen})
+    return chosen
+
+
+def _wants(person: User, kind: str) -> bool:
+    return kind in email_kinds_of(person)
+
+
+def _send(people: list[User], text: str, link: str) -> None:
+    url = f"{settings.AGENTV_SITE_URL}{link}"
+    subject = text if len(text) <= 78 else f"{text[:77]}…"
+    body = f"{text}\n\n{url}\n\nChoose which notifications you get by email in your inbox."
+    send_mass_mail(
+        [(subject, body, settings.DEFAULT_FROM_EMAIL, [person.email]) for person in people],
+        fail_silently=True,
+    )
