@@ -159,12 +159,15 @@ def my_queue(user: User, *, look: bool = True) -> Queue:
     """The user's queue (four queries, whatever its length); with `look`, what is new is
     measured from their previous look and this look is remembered."""
     assignments = assignments_of(user)
-    # Counted from the rows: an aggregate filtered on the annotations counts nothing on SQLite.
-    states = list(assignments.values_list("reviewed", "waiting"))  # type: ignore[misc]
+    # Counted from the rows (an aggregate filtered on the annotations counts nothing on
+    # SQLite), reading `reviewed` once per row: `waiting` follows from it and the status.
+    states = list(assignments.values_list("reviewed", "case__status"))  # type: ignore[misc]
     counts = {
         "total": len(states),
         "reviewed": sum(reviewed for reviewed, _ in states),
-        "waiting": sum(waiting for _, waiting in states),
+        "waiting": sum(
+            not reviewed and status == ReviewStatus.IN_REVIEW for reviewed, status in states
+        ),
     }
     visit = QueueVisit.objects.filter(user_id=user.pk).first()
     last_seen = visit.seen_at if visit else None
@@ -188,8 +191,11 @@ def next_in_queue(user: User, after: int | None = None) -> Case | None:
     """The case waiting for the user that comes after case `after` in their queue (the first
     waiting one when none does, or `after` is not in it); None when nothing waits (two
     queries)."""
-    # `waiting` is an annotation, which django-stubs cannot see.
-    queue = list(assignments_of(user).values_list("case_id", "waiting"))  # type: ignore[misc]
+    # `reviewed` is an annotation, which django-stubs cannot see.
+    rows = assignments_of(user).values_list("case_id", "reviewed", "case__status")  # type: ignore[misc]
+    queue = [
+        (case, not reviewed and status == ReviewStatus.IN_REVIEW) for case, reviewed, status in rows
+    ]
     start = next((index for index, (case, _) in enumerate(queue) if case == after), -1)
     later = queue[start + 1 :] + queue[: start + 1]
     chosen = next((case for case, waiting in later if waiting), None)
