@@ -22,7 +22,9 @@ class EvalsAppConfig(AppConfig):
 
 def _repair_search_index(using: str, **kwargs: Any) -> None:
     """Put back what a migration that rebuilt the case table dropped from the search index
-    (SQLite drops a table's triggers with it; services/cases/search_index.py)."""
-    from .services.cases.search_index import repair_search_index
+    (SQLite drops a table's triggers with it), and refresh the query planner's statistics
+    (services/cases/search_index.py)."""
+    from .services.cases.search_index import repair_search_index, update_planner_statistics
 
     repair_search_index(connections[using])
+    update_planner_statistics(connections[using])
