@@ -60,6 +60,7 @@ def scanned(suite: Suite, query: str) -> list[str]:
         ("log in.\nHelp", ["login"]),  # across a line break
         ("C:\\temp", ["path-files"]),  # a backslash
         ("café", ["path-files"]),  # accented letters, as written
+        ("See C:\\temp\\café.txt", ["path-files"]),  # longer than the trigrams asked for
         ("Straße", ["Straße"]),
         ("über", ["Straße"]),
         ("100%", ["q1"]),  # LIKE's wildcards are plain characters

@@ -4,9 +4,10 @@ Searching is a substring match, ignoring case, on a case's id or the JSON text o
 document. Without an index every search reads every case of the suite; with one:
 
 - **SQLite**: an FTS5 table with the trigram tokenizer over `case_id` and `document`
-  (external content: the case table itself), kept up to date by triggers. A search of three
-  characters or more first asks the index which rows hold the query's trigrams, then applies
-  the same substring match to those rows only.
+  (external content: the case table itself), kept up to date by triggers. It records which
+  rows hold each trigram, not where (`detail=none`: a ninth of the size with positions). A
+  search of three characters or more first asks it which rows hold all of the query's
+  trigrams, then applies the same substring match to those rows only.
 - **PostgreSQL**: pg_trgm GIN indexes on `UPPER(case_id)` and `UPPER(document)`: exactly the
   expressions Django's `icontains` compares, so the planner uses them for the search as it
   is written (rechecking every candidate).
@@ -34,6 +35,9 @@ CASES = "evals_app_case"
 SQLITE_INDEX = "evals_app_case_search"
 # The trigram tokenizer matches nothing for a phrase shorter than one trigram.
 TRIGRAM = 3
+# The trigrams of a query the index is asked for: enough to leave few candidates, few enough
+# that a paragraph-long query stays one quick lookup.
+TRIGRAMS_ASKED = 16
 STATISTICS_SAMPLE = 1000  # rows ANALYZE reads per index
 
 _SQLITE_TRIGGERS = {
@@ -116,7 +120,8 @@ def _install_sqlite(connection: BaseDatabaseWrapper) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
             f"CREATE VIRTUAL TABLE IF NOT EXISTS {SQLITE_INDEX} USING fts5("
-            f"case_id, document, content='{CASES}', content_rowid='id', tokenize='trigram')"
+            f"case_id, document, content='{CASES}', content_rowid='id', tokenize='trigram', "
+            "detail='none')"
         )
         for statement in _SQLITE_TRIGGERS.values():
             cursor.execute(statement)
@@ -142,14 +147,18 @@ def update_planner_statistics(connection: BaseDatabaseWrapper) -> None:
     """Let SQLite's query planner know how many cases a suite holds, after writing many.
 
     Without statistics SQLite takes `suite_id = ?` for a handful of rows, and reads a whole
-    suite in order rather than the few rows the search index found. ANALYZE samples a bounded
-    number of rows per index (milliseconds at 100k cases); PostgreSQL keeps its statistics
-    itself (autovacuum).
+    suite in order rather than the few rows the search index found (ANALYZE samples a bounded
+    number of rows per index: milliseconds at 100k cases); PostgreSQL's planner does the same
+    with the statistics of an emptier table (ANALYZE samples 30,000 rows: seconds).
     """
-    if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
             cursor.execute(f"PRAGMA analysis_limit = {STATISTICS_SAMPLE}")
             cursor.execute("ANALYZE")
+        elif connection.vendor == "postgresql":
+            # Autovacuum gets there, but minutes after a bulk write: until then the planner
+            # takes a 100,000-case suite for a few hundred rows and skips the trigram indexes.
+            cursor.execute(f"ANALYZE {CASES}")
 
 
 def search_filter(query: str, vendor: str) -> Q:
@@ -162,14 +171,20 @@ def search_filter(query: str, vendor: str) -> Q:
     matching = Q(case_id__icontains=query) | Q(document__icontains=as_json)
     if vendor != "sqlite" or len(query) < TRIGRAM:
         return matching
-    # The index finds every row holding the query's trigrams (case folded as LIKE folds it,
-    # and more), a superset of the substring matches; the substring match then keeps exactly
-    # today's results.
-    phrase = f"case_id : {_fts_phrase(query)} OR document : {_fts_phrase(as_json)}"
-    candidates = RawSQL(f"SELECT rowid FROM {SQLITE_INDEX} WHERE {SQLITE_INDEX} MATCH %s", [phrase])
+    # The index finds every row holding trigrams of the query (case folded as LIKE folds it,
+    # and more): a superset of the substring matches, which the substring match then narrows
+    # to exactly today's results.
+    wanted = " OR ".join(dict.fromkeys(_all_trigrams(text) for text in (query, as_json)))
+    candidates = RawSQL(f"SELECT rowid FROM {SQLITE_INDEX} WHERE {SQLITE_INDEX} MATCH %s", [wanted])
     return Q(pk__in=candidates) & matching
 
 
-def _fts_phrase(text: str) -> str:
-    """`text` as one FTS5 phrase: quoted, its own quotes doubled."""
-    return '"' + text.replace('"', '""') + '"'
+def _all_trigrams(text: str) -> str:
+    """An FTS5 query for the rows holding every one of (up to TRIGRAMS_ASKED of) the trigrams
+    of `text`, each quoted (its own quotes doubled)."""
+    trigrams = list(dict.fromkeys(text[start : start + TRIGRAM] for start in range(len(text) - 2)))
+    if len(trigrams) > TRIGRAMS_ASKED:
+        step = len(trigrams) / TRIGRAMS_ASKED
+        trigrams = [trigrams[int(index * step)] for index in range(TRIGRAMS_ASKED)]
+    quoted = ['"' + trigram.replace('"', '""') + '"' for trigram in trigrams]
+    return "(" + " AND ".join(quoted) + ")"
