@@ -1,6 +1,6 @@
 """The search index over case ids and documents: FTS5 (trigram) on SQLite, pg_trgm on
 PostgreSQL (evals_app/services/cases/search_index.py); and the indexes of the suite page's
-sort by last change and warnings filter."""
+sort by last change, warnings filter and open conflicts."""
 
 from django.db import migrations, models
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
@@ -40,6 +40,14 @@ class Migration(migrations.Migration):
                 condition=models.Q(role_markers__isnull=False) & ~models.Q(format_warnings=[]),
                 fields=["suite", "position"],
                 name="case_with_warnings",
+            ),
+        ),
+        migrations.AddIndex(
+            model_name="case",
+            index=models.Index(
+                condition=models.Q(theirs_document__isnull=False),
+                fields=["suite", "position"],
+                name="case_in_conflict",
             ),
         ),
     ]

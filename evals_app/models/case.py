@@ -82,6 +82,12 @@ class Case(models.Model):
                 condition=models.Q(role_markers__isnull=False) & ~models.Q(format_warnings=[]),
                 name="case_with_warnings",
             ),
+            # Every suite page lists the suite's open conflicts with the repository.
+            models.Index(
+                fields=["suite", "position"],
+                condition=models.Q(theirs_document__isnull=False),
+                name="case_in_conflict",
+            ),
         ]
 
     def __str__(self) -> str:

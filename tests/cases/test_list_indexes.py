@@ -3,11 +3,15 @@ PostgreSQL alike (docs/performance.md), rather than every case of the suite."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.db import connection
+from django.db.models import QuerySet
 
 from evals_app.models import Case
 from evals_app.services.cases.work_list import CaseListing, listed_cases, ordered_cases
+from evals_app.services.repository.conflicts import open_conflicts
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -18,6 +22,10 @@ def plan(listing: CaseListing) -> str:
     for number in range(3):
         factories.case(suite, f"case-{number}", format_warnings=["x"] * number, role_markers=True)
     cases = ordered_cases(listed_cases(suite, listing), listing.sort).values("pk")[:50]
+    return explained(cases)
+
+
+def explained(cases: QuerySet[Any]) -> str:
     sql, parameters = cases.query.sql_with_params()
     with connection.cursor() as cursor:
         if connection.vendor == "sqlite":
@@ -46,6 +54,16 @@ def test_the_list_reads_its_index(listing: CaseListing, index: str) -> None:
     assert index in read, read
     # The index gives the order too: the matching cases are not read all, then sorted.
     assert ("TEMP B-TREE" if connection.vendor == "sqlite" else "Sort") not in read, read
+
+
+def test_a_suite_s_open_conflicts_are_read_from_their_index() -> None:
+    suite = factories.suite(factories.workspace())
+    factories.case(suite, "agreed")
+    factories.case(suite, "disputed", theirs_document={"id": "disputed"})
+    cases = Case.objects.filter(suite=suite, theirs_document__isnull=False).order_by("position")
+
+    assert "case_in_conflict" in explained(cases.values("pk"))
+    assert [c.case_id for c in open_conflicts(suite.workspace, suite)] == ["disputed"]
 
 
 def test_the_warnings_filter_keeps_the_cases_with_warnings() -> None:
