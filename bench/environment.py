@@ -28,15 +28,18 @@ class Environment:
         return {**os.environ, **self.variables}
 
 
-def prepare(folder: Path, settings: str = "agentv_web.settings") -> Environment:
+def prepare(
+    folder: Path, settings: str = "agentv_web.settings", database_url: str | None = None
+) -> Environment:
     """Point Django at a new database in `folder`, migrate it, collect static files, add a user.
 
-    `settings` is the settings module (another one can try a configuration change). Must run
-    before anything imports Django models (it calls `django.setup()`).
+    `settings` is the settings module (another one can try a configuration change);
+    `database_url` an empty database to use instead (PostgreSQL). Must run before anything
+    imports Django models (it calls `django.setup()`).
     """
     variables = {
         "DJANGO_SETTINGS_MODULE": settings,
-        "DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite3'}",
+        "DATABASE_URL": database_url or f"sqlite:///{folder / 'bench.sqlite3'}",
         "AGENTV_DATA_DIR": str(folder / "data"),
         "DJANGO_DEBUG": "false",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from tests.workload.generate import TEXT_HEAVY, generate_workspace
 
-from .environment import join, prepare
+from .environment import Environment, join, prepare
 from .figures import Figure, progress
 from .measure_files import (
     import_workspace,
@@ -28,6 +28,7 @@ from .measure_files import (
     measure_import_and_export,
     report_files,
 )
+from .measure_large_suite import measure_large_suite
 from .measure_pages import measure_pages
 from .measure_patterns import measure_patterns
 from .measure_repository import measure_repository
@@ -67,6 +68,7 @@ QUICK = Sizes(
 WORKSPACE = "bench"
 TEXT_HEAVY_WORKSPACE = "bench-text-heavy"
 SMALL_WORKSPACE = "bench-small"
+LARGE_SUITE_FIGURES = "large-suite"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,6 +80,16 @@ def main(argv: list[str] | None = None) -> int:
         "--text-heavy-cases",
         type=int,
         help="cases in the text-heavy workspace of many eval files (default 8,000)",
+    )
+    parser.add_argument(
+        "--only",
+        choices=[LARGE_SUITE_FIGURES],
+        help=f"only one measurement: {LARGE_SUITE_FIGURES}, the pages of one suite of --cases "
+        "cases (search, sort, warnings), a long history, the API's list, the workspace list",
+    )
+    parser.add_argument(
+        "--database-url",
+        help="an empty database to run on (e.g. postgres://…) instead of a scratch SQLite file",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
@@ -96,7 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="agentv-bench-"))
     progress(f"working in {folder}")
     try:
-        figures = _run(folder, sizes, args.seed, args.settings, browser=not args.no_browser)
+        environment = prepare(folder, args.settings, args.database_url)
+        if args.only == LARGE_SUITE_FIGURES:
+            figures = _run_large_suite(folder, sizes, args.seed)
+        else:
+            figures = _run(environment, folder, sizes, args.seed, browser=not args.no_browser)
     finally:
         if args.keep:
             progress(f"kept {folder}")
@@ -108,8 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if missed else 0
 
 
-def _run(folder: Path, sizes: Sizes, seed: int, settings: str, *, browser: bool) -> list[Figure]:
-    environment = prepare(folder, settings)
+def _run(
+    environment: Environment, folder: Path, sizes: Sizes, seed: int, *, browser: bool
+) -> list[Figure]:
     figures: list[Figure] = measure_patterns()
     progress(f"generating {sizes.cases} cases")
     workspace = generate_workspace(folder / "workspace", cases=sizes.cases, seed=seed)
@@ -136,6 +153,14 @@ def _run(folder: Path, sizes: Sizes, seed: int, settings: str, *, browser: bool)
         keystrokes=sizes.keystrokes if browser else 0,
     )
     return figures
+
+
+def _run_large_suite(folder: Path, sizes: Sizes, seed: int) -> list[Figure]:
+    """The pages of one suite of `sizes.cases` cases, made from a small imported workspace."""
+    small = generate_workspace(folder / "workspace", cases=QUICK.cases, seed=seed)
+    import_workspace(small, WORKSPACE)
+    join(WORKSPACE)
+    return measure_large_suite(WORKSPACE, sizes.cases, sizes.page_requests)
 
 
 if __name__ == "__main__":

@@ -17,11 +17,9 @@ from .auth import api_user
 from .cursors import BadCursor, decode_cursor, encode_cursor
 from .errors import WORKSPACE_ERRORS, InvalidDocument, Message, invalid_document
 from .lookups import access_to, case_at, suite_at
+from .pages import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
 
 router = Router(tags=["cases"])
-
-DEFAULT_PAGE_SIZE = 100
-MAX_PAGE_SIZE = 1000
 
 
 class CaseSummary(Schema):

@@ -22,12 +22,13 @@ from ninja import NinjaAPI, Swagger
 from ninja.parser import Parser
 
 from ..json_limits import load_json
-from . import assignments, cases, formatted, reviews, workspaces
+from . import assignments, cases, formatted, history, jobs, reviews, workspaces
 from .auth import BearerToken
 from .errors import install_error_handlers
 
 DESCRIPTION = """\
-Read and edit the cases of your workspaces, take review steps and get the formatted cases.
+Read and edit the cases of your workspaces, take review steps, get the formatted cases, and
+queue long work (imports, exports, syncs, publishes, upgrades) for the worker.
 Every request needs an API token (create one on the **API tokens** page, linked under your
 name): `Authorization: Bearer TOKEN`. You see only your workspaces, with the rights of your
 role in each. Every error is JSON with a `message`.
@@ -57,7 +58,7 @@ api = NinjaAPI(
     docs_decorator=csp_replace({"img-src": [SELF, "data:"]}),
 )
 install_error_handlers(api)
-for module in (workspaces, cases, reviews, assignments, formatted):
+for module in (workspaces, cases, reviews, assignments, history, formatted, jobs):
     api.add_router("", module.router)
 
 

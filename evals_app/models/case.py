@@ -71,6 +71,24 @@ class Case(models.Model):
             models.UniqueConstraint(fields=["suite", "position"], name="unique_case_position"),
             models.UniqueConstraint(fields=["suite", "case_id"], name="unique_case_id"),
         ]
+        # The suite page's orders and filters read a page of a suite of any size from an
+        # index, not the whole suite (docs/performance.md). The search index is not here:
+        # it differs by database (services/cases/search_index.py).
+        indexes = [
+            models.Index(fields=["suite", "updated_at", "position"], name="case_changed_oldest"),
+            models.Index(fields=["suite", "-updated_at", "position"], name="case_changed_newest"),
+            models.Index(
+                fields=["suite", "position"],
+                condition=models.Q(role_markers__isnull=False) & ~models.Q(format_warnings=[]),
+                name="case_with_warnings",
+            ),
+            # Every suite page lists the suite's open conflicts with the repository.
+            models.Index(
+                fields=["suite", "position"],
+                condition=models.Q(theirs_document__isnull=False),
+                name="case_in_conflict",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.case_id

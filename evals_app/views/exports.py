@@ -8,9 +8,8 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from ..models import Case, Job, ReviewStatus
 from ..permissions import signed_in_user, workspace_access
-from ..services.jobs.queue import start_job
+from ..services.jobs.requests import JobRefused, ask_export
 from .htmx_request import HtmxHttpRequest
 
 
@@ -21,16 +20,9 @@ def workspace_export(request: HtmxHttpRequest, slug: str) -> HttpResponseBase:
     of a zip of empty suites). The job's page offers the download."""
     access = workspace_access(request.user, slug)
     approved_only = request.POST.get("approved") == "1"
-    workspace = access.workspace
-    approved = Case.objects.filter(suite__workspace=workspace, status=ReviewStatus.APPROVED)
-    if approved_only and not approved.exists():
-        messages.warning(
-            request,
-            f"No case of {workspace.name} is approved yet, so an approved-only export would "
-            "hold only empty suites. Download the full export, or approve cases first.",
-        )
-        return redirect(workspace)
-    job = start_job(
-        Job.Kind.EXPORT, signed_in_user(request), workspace, approved_only=approved_only
-    )
+    try:
+        job = ask_export(signed_in_user(request), access.workspace, approved_only=approved_only)
+    except JobRefused as refusal:
+        messages.warning(request, str(refusal))
+        return redirect(access.workspace)
     return redirect(job)

@@ -25,13 +25,18 @@ from ..services.review.case_diff import (
 from ..services.review.document_diffs import document_diff
 from ..services.review.formatting_diffs import formatting_diffs
 from ..services.review.restoring import RestoreRefused, plan_restore, restore_revision
+from ..services.review.revisions import revision_page
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
+
+# A case saved a thousand times must still open its history at once.
+REVISIONS_PER_PAGE = 50
 
 
 @require_GET
 def case_history(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
-    """Every revision of the case, newest first, with a form to compare two of them."""
+    """The case's revisions, newest first, a page at a time (`below`: the revisions numbered
+    below it), with a form to compare two of them."""
     access, case = case_or_404(request, slug, suite_pk, case_pk)
     return _history_page(request, access, case)
 
@@ -39,21 +44,20 @@ def case_history(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: in
 def _history_page(
     request: HtmxHttpRequest, access: WorkspaceAccess, case: Case, error: str = ""
 ) -> HttpResponse:
-    revisions = list(case.revisions.select_related("author").order_by("-number"))
-    # What each revision changed, from its snapshot and the one before (newest first).
-    changes = [
-        change_summary(older.snapshot, revision.snapshot)
-        for revision, older in zip(revisions, revisions[1:], strict=False)
+    page = revision_page(case, parse_number(request.GET.get("below")), REVISIONS_PER_PAGE)
+    # What each revision changed, from its snapshot and the one before (the oldest has
+    # nothing to compare with).
+    rows = [
+        (revision, change_summary(older.snapshot, revision.snapshot) if older else [])
+        for revision, older in page.pairs
     ]
-    if revisions:
-        changes.append([])  # the oldest has nothing to compare with
     context = {
         "workspace": access.workspace,
         "suite": case.suite,
         "case": case,
         "access": access,
-        "revisions": revisions,
-        "rows": list(zip(revisions, changes, strict=True)),
+        "page": page,
+        "rows": rows,
         "error": error,
     }
     return render(request, "evals/case_history.html", context, status=422 if error else 200)

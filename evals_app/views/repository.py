@@ -11,10 +11,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_POST
 
-from ..models import Job, Suite
+from ..models import Suite
 from ..permissions import Capability, signed_in_user, workspace_access
 from ..services.imports.folders import ImportFailed
-from ..services.jobs.queue import start_job
+from ..services.jobs.requests import JobRefused, ask_check, ask_publish, ask_sync
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from ..services.repository.conflicts import NoConflict, keep_mine, take_theirs
 from ..services.repository.credentials import CredentialError
@@ -34,7 +34,7 @@ REFUSALS = (GitError, NotLinked, ImportFailed, CredentialError)
 def repository_check(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Queue a check of what a sync with the linked branch would do (docs/jobs.md)."""
     access = workspace_access(request.user, slug, Capability.MANAGE)
-    return redirect(start_job(Job.Kind.CHECK, signed_in_user(request), access.workspace))
+    return redirect(ask_check(signed_in_user(request), access.workspace))
 
 
 @require_GET
@@ -70,7 +70,7 @@ def repository_sync(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     access = workspace_access(request.user, slug, Capability.MANAGE)
     workspace = access.workspace
     checked = request.POST.get("commit", "")
-    return redirect(start_job(Job.Kind.SYNC, signed_in_user(request), workspace, commit=checked))
+    return redirect(ask_sync(signed_in_user(request), workspace, checked))
 
 
 @require_POST
@@ -78,19 +78,18 @@ def repository_publish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Commit the workspace's suites and files on a branch (owners)."""
     access = workspace_access(request.user, slug, Capability.MANAGE)
     workspace = access.workspace
-    branch = request.POST.get("branch", "").strip()
-    if not branch:
-        messages.error(request, "Name the branch to publish to.")
+    try:
+        job = ask_publish(
+            signed_in_user(request),
+            workspace,
+            request.POST.get("branch", ""),
+            approved_only=request.POST.get("approved_only") == "on",
+            skip_conflicts=request.POST.get("skip_conflicts") == "on",
+            message=request.POST.get("message", ""),
+        )
+    except JobRefused as refusal:
+        messages.error(request, str(refusal))
         return redirect(workspace)
-    job = start_job(
-        Job.Kind.PUBLISH,
-        signed_in_user(request),
-        workspace,
-        branch=branch,
-        approved_only=request.POST.get("approved_only") == "on",
-        skip_conflicts=request.POST.get("skip_conflicts") == "on",
-        message=request.POST.get("message", "").strip(),
-    )
     return redirect(job)
 
 

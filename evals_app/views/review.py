@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -10,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from ..api.cursors import BadCursor, decode_cursor, encode_cursor
 from ..editor.review_panel import review_context
 from ..models import Case, CommentThread
 from ..permissions import (
@@ -23,11 +25,12 @@ from ..request_numbers import parse_number
 from ..services.review.comments import CommentError, reopen, reply, resolve, start_thread
 from ..services.review.criteria import CriterionError, read_answers, review_form
 from ..services.review.workflow import ReviewError, move, waiting_for_review
-from ..services.workspaces.activity import workspace_activity
+from ..services.workspaces.activity import ActivityKey, workspace_activity
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
 
 EDITOR = "evals/case_editor.html"
+ACTIVITY_PER_PAGE = 50
 
 
 @require_POST
@@ -114,9 +117,30 @@ def review_queue(request: HtmxHttpRequest) -> HttpResponse:
 def activity(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Who changed, commented on or reviewed what in a workspace, newest first."""
     access = workspace_access(request.user, slug)
-    items = workspace_activity(access.workspace)
-    return render(
-        request,
-        "evals/activity.html",
-        {"workspace": access.workspace, "access": access, "items": items},
-    )
+    page = workspace_activity(access.workspace, ACTIVITY_PER_PAGE, _activity_key(request))
+    context = {
+        "workspace": access.workspace,
+        "access": access,
+        "items": page.items,
+        "older": _activity_cursor(page.older) if page.older else "",
+        "paged": "before" in request.GET,
+    }
+    return render(request, "evals/activity.html", context)
+
+
+def _activity_key(request: HtmxHttpRequest) -> ActivityKey | None:
+    """Where the page asked for starts (`before`, from an "Older" link); None: the newest."""
+    cursor = request.GET.get("before")
+    if not cursor:
+        return None
+    try:
+        at, rank, pk = decode_cursor(cursor, (str, int, int))
+        moment = datetime.fromisoformat(at)
+    except (BadCursor, ValueError):
+        return None  # a link mangled by hand: the newest page, as if none was sent
+    return (moment, rank, pk) if moment.tzinfo is not None else None
+
+
+def _activity_cursor(key: ActivityKey) -> str:
+    at, rank, pk = key
+    return encode_cursor((at.isoformat(), rank, pk))

@@ -9,9 +9,8 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from ..models import Job
 from ..permissions import Capability, signed_in_user, workspace_access
-from ..services.jobs.queue import start_job
+from ..services.jobs.requests import ask_upgrade
 from ..services.review.case_diff import LineRow, Run, fold_unchanged, line_diff
 from ..services.suites.upgrade import CaseUpgrade, plan_upgrade
 from .htmx_request import HtmxHttpRequest
@@ -35,8 +34,7 @@ def suite_upgrade(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRes
     if suite.read_only:
         raise Http404("A CSV file of cases is read-only.")
     if request.method == "POST":
-        user = signed_in_user(request)
-        return redirect(start_job(Job.Kind.UPGRADE, user, access.workspace, suite=suite.pk))
+        return redirect(ask_upgrade(signed_in_user(request), access.workspace, suite))
     upgrade = plan_upgrade(access.workspace, [suite])
     suite_plan = upgrade.suites[0]
     context: dict[str, Any] = {

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import PurePath
-
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ..forms import WorkspaceDeleteForm, WorkspaceForm, WorkspaceImportForm
-from ..models import Job, ReviewCriterion
+from ..models import ReviewCriterion
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.imports.zip_import import zip_limits
-from ..services.jobs.queue import keep_upload, start_job
+from ..services.jobs.requests import JobRefused, ask_import
 from ..services.review.approvals import rules_of
 from ..services.review.criteria import review_form
 from ..services.workspaces.lifecycle import (
@@ -58,19 +56,17 @@ def workspace_import(request: HtmxHttpRequest) -> HttpResponse:
     if not posted or not form.is_valid():
         return render(request, IMPORT_PAGE, context, status=422 if form.is_bound else 200)
     archive = form.cleaned_data["archive"]
-    if archive.size > limits.compressed_bytes:
-        # Refused before it is kept for the worker (the worker checks the rest of the limits).
-        size = f"The .zip is {archive.size:,} bytes; the limit is {limits.compressed_bytes:,}."
-        form.add_error("archive", size)
+    try:
+        job = ask_import(
+            signed_in_user(request),
+            archive,
+            archive.size or 0,
+            archive.name or "",
+            form.cleaned_data["name"],
+        )
+    except JobRefused as refusal:
+        form.add_error("archive", str(refusal))
         return render(request, IMPORT_PAGE, context, status=422)
-    job = start_job(
-        Job.Kind.IMPORT,
-        signed_in_user(request),
-        None,
-        upload=keep_upload(archive),
-        name=form.cleaned_data["name"],
-        fallback_name=PurePath(archive.name or "").stem or "Imported workspace",
-    )
     return redirect(job)
 
 

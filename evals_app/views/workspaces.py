@@ -6,14 +6,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Count
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from ..eval_files.dialects import CONFIG_PATH
 from ..forms import CheckoutFolderForm, FileForm, MemberForm, PatternsForm, SuiteForm, UploadForm
-from ..models import Membership, Suite
+from ..models import Case, Membership, Suite
 from ..permissions import (
     Capability,
     WorkspaceAccess,
@@ -45,13 +46,19 @@ WORKSPACE_PAGE = "evals/workspace_detail.html"
 @require_GET
 def workspace_list(request: HtmxHttpRequest) -> HttpResponse:
     """Every workspace with its number of suites and cases."""
-    # Meta.ordering does not apply to a GROUP BY query: order explicitly.
-    workspaces = (
-        visible_workspaces(request.user)
-        .annotate(suite_count=Count("suites", distinct=True), case_count=Count("suites__cases"))
-        .order_by("name")
+    # Counted by a subquery each, from the suite and case indexes alone: a join of workspaces,
+    # suites and cases grouped and counted distinct read every case row's pair again.
+    suites = Suite.objects.filter(workspace=OuterRef("pk")).order_by().values("workspace")
+    cases = Case.objects.filter(suite__workspace=OuterRef("pk")).order_by()
+    workspaces = visible_workspaces(request.user).annotate(
+        suite_count=_counted(suites.annotate(n=Count("pk")).values("n")),
+        case_count=_counted(cases.values("suite__workspace").annotate(n=Count("pk")).values("n")),
     )
     return render(request, "evals/workspace_list.html", {"workspaces": workspaces})
+
+
+def _counted(count: QuerySet[Any]) -> Coalesce:
+    return Coalesce(Subquery(count), 0, output_field=IntegerField())
 
 
 @require_GET

@@ -25,6 +25,19 @@ ENDPOINTS = {
     ("post", "/api/v1/workspaces/{slug}/assignments"),
     ("get", "/api/v1/queue"),
     ("get", "/api/v1/workspaces/{slug}/formatted"),
+    ("get", "/api/v1/workspaces/{slug}/suites"),
+    ("get", "/api/v1/workspaces/{slug}/case/revisions"),
+    ("get", "/api/v1/workspaces/{slug}/case/reviews"),
+    ("post", "/api/v1/workspaces/{slug}/jobs/export"),
+    ("post", "/api/v1/workspaces/{slug}/jobs/check"),
+    ("post", "/api/v1/workspaces/{slug}/jobs/sync"),
+    ("post", "/api/v1/workspaces/{slug}/jobs/publish"),
+    ("post", "/api/v1/workspaces/{slug}/jobs/upgrade"),
+    ("post", "/api/v1/imports"),
+    ("get", "/api/v1/jobs"),
+    ("get", "/api/v1/jobs/{job_id}"),
+    ("post", "/api/v1/jobs/{job_id}/cancel"),
+    ("get", "/api/v1/jobs/{job_id}/download"),
 }
 
 

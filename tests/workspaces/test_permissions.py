@@ -298,6 +298,7 @@ def test_every_view_of_the_app_is_in_the_matrix() -> None:
     anywhere |= {"openapi-json", "openapi-view", "api-root", "invitation"}
     # A job is its requester's alone: anyone else gets a 404 (tests/jobs/).
     anywhere |= {"running_jobs", "job_detail", "job_cancel", "job_download"}
+    anywhere |= {"queue_import", "list_jobs", "read_job", "cancel"}
     covered = {endpoint.name for endpoint in ENDPOINTS + API_ENDPOINTS} | anywhere
 
     assert {pattern.name for pattern in _patterns()} <= covered
@@ -361,6 +362,35 @@ API_ENDPOINTS = [
         f"/workspaces/team/case/review{CASE_QUERY}",
         Capability.REVIEW,
         lambda w: {"action": "request_changes"},
+    ),
+    ApiEndpoint("list_suites", "get", "/workspaces/team/suites", Capability.VIEW),
+    ApiEndpoint(
+        "list_revisions", "get", f"/workspaces/team/case/revisions{CASE_QUERY}", Capability.VIEW
+    ),
+    ApiEndpoint(
+        "list_review_steps", "get", f"/workspaces/team/case/reviews{CASE_QUERY}", Capability.VIEW
+    ),
+    ApiEndpoint("queue_export", "post", "/workspaces/team/jobs/export", Capability.VIEW),
+    ApiEndpoint("queue_check", "post", "/workspaces/team/jobs/check", Capability.MANAGE),
+    ApiEndpoint(
+        "queue_sync",
+        "post",
+        "/workspaces/team/jobs/sync",
+        Capability.MANAGE,
+        lambda w: {"commit": "0" * 40},
+    ),
+    ApiEndpoint(
+        "queue_publish",
+        "post",
+        "/workspaces/team/jobs/publish",
+        Capability.MANAGE,
+        lambda w: {"branch": "main"},
+    ),
+    ApiEndpoint(
+        "queue_upgrade",
+        "post",
+        "/workspaces/team/jobs/upgrade?suite=evals/suite.yaml",
+        Capability.EDIT,
     ),
 ]
 API_IDS = [f"{e.method} {e.name} ({e.needs})" for e in API_ENDPOINTS]

@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 
+from evals_app.services.cases.search_index import update_planner_statistics
 from evals_app.services.imports.folders import ImportFailed, import_workspace
 
 
@@ -40,6 +42,8 @@ class Command(BaseCommand):
             raise CommandError(
                 f"import refused ({len(failure.errors)} {noun}); nothing was written"
             ) from None
+        if not dry_run:
+            update_planner_statistics(connection)
         for warning in summary.warnings:
             self.stdout.write(f"warning: {warning}")
         for skipped, reason in summary.skipped:

@@ -9,15 +9,16 @@ The warnings and role-marker filters read the stored case summaries
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 
+from django.db import connection
 from django.db.models import Case as Choose
 from django.db.models import IntegerField, Q, QuerySet, Value, When
 
 from ...models import Case, ReviewStatus, Suite
 from ..profiles.workspace_formatter import WorkspaceFormatter
 from ..review.scores import cases_scored, parse_score_filter
+from .search_index import search_filter as indexed_search
 from .summaries import refresh_summaries
 from .tags import cases_tagged
 
@@ -152,9 +153,6 @@ def search_filter(query: str) -> Q:
 
 
 def _matching(query: str) -> Q:
-    """A case whose id or any text of its document (turns, files' paths, outcome, other
-    fields) holds `query`, ignoring case."""
-    # The document is stored as JSON text: the query is looked for as JSON writes it, so
-    # quotes, backslashes and line breaks in it match too.
-    as_json = json.dumps(query, ensure_ascii=False)[1:-1]
-    return Q(case_id__icontains=query) | Q(document__icontains=as_json)
+    """A case whose id or any text of its document holds `query`, ignoring case, through the
+    database's search index (search_index.py)."""
+    return indexed_search(query, connection.vendor)

@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.urls import reverse
 
 from ...models import Case, Job, ReviewStatus, Suite
 from ...permissions import may_manage
+from ..cases.search_index import update_planner_statistics
 from ..exports.exporting import export_workspace
 from ..imports.folders import ImportFailed
 from ..imports.reimport_report import reimport_counts
@@ -73,6 +75,7 @@ def import_archive(job: Job, progress: Progress) -> dict[str, Any]:
     finally:
         upload.unlink(missing_ok=True)
     workspace = summary.workspace
+    update_planner_statistics(connection)
     Job.objects.filter(pk=job.pk).update(workspace=workspace)
     text = (
         f"Imported {workspace.name}: {_plural(summary.suites, 'suite')}, "
@@ -158,6 +161,7 @@ def apply_repository(job: Job, progress: Progress) -> dict[str, Any]:
         )
     except REPOSITORY_REFUSALS as error:
         raise OperationRefused(f"Nothing was synced: {error}") from None
+    update_planner_statistics(connection)
     counts = ", ".join(f"{report.counts[kind]} {kind}" for kind in OUTCOME_KINDS)
     lines = [f"Conflict: {o.suite_path} {o.case_id}" for o in report.conflicts]
     lines += [f"Skipped {path}: {why}" for path, why in report.skipped]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -28,3 +29,27 @@ def ensure_base_revision(case: Case, current: dict[str, Any]) -> None:
     """
     if not case.revisions.exists():
         record_revision(case, None, "as imported", current)
+
+
+@dataclass(frozen=True)
+class RevisionPage:
+    """Revisions of a case, newest first, each with the one just before it (None for the
+    first revision), and the number to continue below (`older`, None on the last page)."""
+
+    pairs: list[tuple[Revision, Revision | None]]
+    older: int | None
+    first: bool  # whether the page starts at the newest revision
+
+
+def revision_page(case: Case, below: int | None, size: int) -> RevisionPage:
+    """At most `size` revisions of `case` numbered below `below` (from the newest when None),
+    newest first: a page of a history that may hold thousands (docs/user-guide.md, "History")."""
+    revisions = case.revisions.select_related("author").order_by("-number")
+    if below is not None:
+        revisions = revisions.filter(number__lt=below)
+    # One more than shown: the revision before the page's oldest, to say what that one changed.
+    rows = list(revisions[: size + 1])
+    shown = rows[:size]
+    before = [*rows[1:], None][:size]
+    older = shown[-1].number if len(rows) > size else None
+    return RevisionPage(list(zip(shown, before, strict=True)), older, below is None)

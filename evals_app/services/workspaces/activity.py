@@ -11,8 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from heapq import merge
 from itertools import islice
+from operator import itemgetter
+from typing import TypeVar
 
 from django.contrib.auth.models import User
+from django.db.models import Q, QuerySet
 
 from ...models import (
     ActivityRecord,
@@ -71,45 +74,93 @@ def record_activity(
     )
 
 
-def workspace_activity(workspace: Workspace, limit: int = 50) -> list[ActivityItem]:
-    """The latest `limit` things that happened in `workspace` (four queries)."""
+# Where an item stands in the feed: its time, then its kind (the rank of its source below),
+# then its row; unique, so a page ends at an exact place even when two things share a time.
+ActivityKey = tuple[datetime, int, int]
+REVISIONS, COMMENTS, REVIEWS, RECORDS = range(4)
+
+
+@dataclass(frozen=True)
+class ActivityPage:
+    """A page of activity, newest first, and where the next (older) page starts (None: this
+    is the oldest)."""
+
+    items: list[ActivityItem]
+    older: ActivityKey | None
+
+
+def workspace_activity(
+    workspace: Workspace, limit: int = 50, older_than: ActivityKey | None = None
+) -> ActivityPage:
+    """The latest `limit` things that happened in `workspace` before `older_than` (the
+    latest of all when None), in four queries however long the workspace's past."""
     in_workspace = {"case__suite__workspace": workspace}
     related = ("author", "case__suite")
     revisions = (
-        _revision_item(r)
-        for r in Revision.objects.filter(**in_workspace)
-        .exclude(author=None)
-        .select_related(*related)
-        .order_by("-created_at", "-pk")[:limit]
+        (_key(r.created_at, REVISIONS, r.pk), _revision_item(r))
+        for r in _older(
+            Revision.objects.filter(**in_workspace).exclude(author=None),
+            REVISIONS,
+            older_than,
+        ).select_related(*related)[: limit + 1]
     )
     comments = (
-        _case_item(
-            c.created_at,
-            c.author,
-            f"commented on {c.thread.anchor_label} of",
-            c.thread.case,
-            c.text,
+        (
+            _key(c.created_at, COMMENTS, c.pk),
+            _case_item(
+                c.created_at,
+                c.author,
+                f"commented on {c.thread.anchor_label} of",
+                c.thread.case,
+                c.text,
+            ),
         )
-        for c in Comment.objects.filter(thread__case__suite__workspace=workspace)
-        .select_related("author", "thread__case__suite")
-        .order_by("-created_at", "-pk")[:limit]
+        for c in _older(
+            Comment.objects.filter(thread__case__suite__workspace=workspace),
+            COMMENTS,
+            older_than,
+        ).select_related("author", "thread__case__suite")[: limit + 1]
     )
     reviews = (
-        _case_item(e.created_at, e.actor, e.get_action_display(), e.case, e.note)
-        for e in ReviewEvent.objects.filter(**in_workspace)
-        .select_related("actor", "case__suite")
-        .order_by("-created_at", "-pk")[:limit]
+        (
+            _key(e.created_at, REVIEWS, e.pk),
+            _case_item(e.created_at, e.actor, e.get_action_display(), e.case, e.note),
+        )
+        for e in _older(
+            ReviewEvent.objects.filter(**in_workspace), REVIEWS, older_than
+        ).select_related("actor", "case__suite")[: limit + 1]
     )
     records = (
-        _record_item(record)
-        for record in ActivityRecord.objects.filter(workspace=workspace)
-        .select_related("actor", "case__suite", "suite", "file")
-        .order_by("-created_at", "-pk")[:limit]
+        (_key(record.created_at, RECORDS, record.pk), _record_item(record))
+        for record in _older(
+            ActivityRecord.objects.filter(workspace=workspace), RECORDS, older_than
+        ).select_related("actor", "case__suite", "suite", "file")[: limit + 1]
     )
-    newest_first = merge(
-        revisions, comments, reviews, records, key=lambda item: item.at, reverse=True
-    )
-    return list(islice(newest_first, limit))
+    newest_first = merge(revisions, comments, reviews, records, key=itemgetter(0), reverse=True)
+    # One more than shown, to know whether an older page exists.
+    keyed = list(islice(newest_first, limit + 1))
+    older = keyed[limit - 1][0] if len(keyed) > limit else None
+    return ActivityPage([item for _, item in keyed[:limit]], older)
+
+
+def _key(at: datetime, rank: int, pk: int) -> ActivityKey:
+    return (at, rank, pk)
+
+
+_Row = TypeVar("_Row", Revision, Comment, ReviewEvent, ActivityRecord)
+
+
+def _older(rows: QuerySet[_Row], rank: int, older_than: ActivityKey | None) -> QuerySet[_Row]:
+    """The rows of source `rank` that come after `older_than` in the feed, newest first."""
+    if older_than is not None:
+        at, cursor_rank, pk = older_than
+        after = Q(created_at__lt=at)
+        if rank < cursor_rank:
+            after |= Q(created_at=at)
+        elif rank == cursor_rank:
+            after |= Q(created_at=at, pk__lt=pk)
+        rows = rows.filter(after)
+    return rows.order_by("-created_at", "-pk")
 
 
 def _case_item(

@@ -1,0 +1,257 @@
+"""Long work from the API: queue an import, export, check, sync, publish or upgrade for the
+worker, follow its job, cancel it, download an export (docs/api.md, "Jobs"). The same rights
+and checks as the pages (services/jobs/requests.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.http import FileResponse, Http404, HttpRequest
+from django.urls import reverse
+from ninja import Field, File, Form, Query, Router, Schema, Status
+from ninja.files import UploadedFile
+
+from ..models import Job
+from ..permissions import Capability
+from ..request_numbers import MAX_DATABASE_INTEGER
+from ..services.jobs.operations import export_file
+from ..services.jobs.queue import cancel_job
+from ..services.jobs.requests import (
+    JobRefused,
+    ask_check,
+    ask_export,
+    ask_import,
+    ask_publish,
+    ask_sync,
+    ask_upgrade,
+)
+from ..services.jobs.workers import notice_dead_workers
+from .auth import api_user
+from .cursors import BadCursor
+from .errors import WORKSPACE_ERRORS, Message
+from .lookups import access_to, suite_at
+from .pages import Page, PageQuery, page_of
+
+router = Router(tags=["jobs"])
+
+
+class JobLink(Schema):
+    label: str
+    url: str
+
+
+class JobResult(Schema):
+    """What a finished job did: a sentence, links (web pages), its warnings, conflicts or
+    changes (`lines`, the first 100; `more_lines` counts the rest); a check also gives the
+    commit to apply (`apply_commit`)."""
+
+    summary: str
+    links: list[JobLink]
+    lines: list[str]
+    more_lines: int
+    apply_commit: str | None = None
+
+
+class JobOut(Schema):
+    """A job: what (`kind`), where (`workspace`, its slug), its `state` (queued, running,
+    done, failed, cancelled), how far (`done` of `total` `phrase`), its `result` once done
+    or its `error` verbatim, its web page, and the export's `download` once made."""
+
+    id: int
+    kind: Job.Kind
+    state: Job.State
+    workspace: str | None
+    done: int
+    total: int
+    phrase: str
+    result: JobResult | None
+    error: str
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    page: str
+    download: str | None
+
+
+class ExportRequest(Schema):
+    approved_only: bool = Field(False, description="Only the approved cases.")
+
+
+class SyncRequest(Schema):
+    commit: str = Field(
+        description="The commit a check reported (`result.apply_commit`): the sync is refused "
+        "if the branch has moved since."
+    )
+
+
+class PublishRequest(Schema):
+    branch: str = Field(description="The branch to commit on.")
+    approved_only: bool = False
+    skip_conflicts: bool = False
+    message: str = ""
+
+
+class SuiteAddress(Schema):
+    suite: str = Field(description="The path of the suite in the workspace.")
+
+
+# What an endpoint that queues a job answers: the job, or why it was not queued.
+QUEUED: dict[int, type[Schema]] = {202: JobOut, 409: Message, **WORKSPACE_ERRORS}
+
+
+def job_out(job: Job) -> JobOut:
+    """The API's view of `job`."""
+    made_export = job.kind == Job.Kind.EXPORT and job.state == Job.State.DONE
+    return JobOut(
+        id=job.pk,
+        kind=Job.Kind(job.kind),
+        state=Job.State(job.state),
+        workspace=job.workspace.slug if job.workspace else None,
+        done=job.done,
+        total=job.total,
+        phrase=job.phrase,
+        result=JobResult(**job.result) if job.result else None,
+        error=job.error,
+        created_at=job.created_at,
+        started_at=job.started_at,
+        finished_at=job.finished_at,
+        page=job.get_absolute_url(),
+        download=reverse("api-v1:job_download", args=[job.pk]) if made_export else None,
+    )
+
+
+def _queued(job: Job) -> Status:
+    return Status(202, job_out(job))
+
+
+def _refused(refusal: JobRefused) -> Status:
+    return Status(409, Message(message=str(refusal)))
+
+
+@router.post("/workspaces/{slug}/jobs/export", response=QUEUED)
+def queue_export(request: HttpRequest, slug: str, asked: ExportRequest) -> Any:
+    """Queue the workspace's export as a .zip (any member); `download` once done."""
+    access = access_to(request, slug, Capability.VIEW)
+    try:
+        job = ask_export(api_user(request), access.workspace, approved_only=asked.approved_only)
+    except JobRefused as refusal:
+        return _refused(refusal)
+    return _queued(job)
+
+
+@router.post("/workspaces/{slug}/jobs/check", response=QUEUED)
+def queue_check(request: HttpRequest, slug: str) -> Any:
+    """Queue a check of what a sync with the linked branch would do (owners)."""
+    access = access_to(request, slug, Capability.MANAGE)
+    return _queued(ask_check(api_user(request), access.workspace))
+
+
+@router.post("/workspaces/{slug}/jobs/sync", response=QUEUED)
+def queue_sync(request: HttpRequest, slug: str, asked: SyncRequest) -> Any:
+    """Queue applying the linked branch at the checked commit (owners)."""
+    access = access_to(request, slug, Capability.MANAGE)
+    return _queued(ask_sync(api_user(request), access.workspace, asked.commit))
+
+
+@router.post("/workspaces/{slug}/jobs/publish", response=QUEUED)
+def queue_publish(request: HttpRequest, slug: str, asked: PublishRequest) -> Any:
+    """Queue committing the workspace on a branch, pushed when linked by URL (owners)."""
+    access = access_to(request, slug, Capability.MANAGE)
+    try:
+        job = ask_publish(
+            api_user(request),
+            access.workspace,
+            asked.branch,
+            approved_only=asked.approved_only,
+            skip_conflicts=asked.skip_conflicts,
+            message=asked.message,
+        )
+    except JobRefused as refusal:
+        return _refused(refusal)
+    return _queued(job)
+
+
+@router.post("/workspaces/{slug}/jobs/upgrade", response=QUEUED)
+def queue_upgrade(request: HttpRequest, slug: str, address: Query[SuiteAddress]) -> Any:
+    """Queue upgrading the suite to today's format (editors)."""
+    access = access_to(request, slug, Capability.EDIT)
+    suite = suite_at(access, address.suite)
+    try:
+        job = ask_upgrade(api_user(request), access.workspace, suite)
+    except JobRefused as refusal:
+        return _refused(refusal)
+    return _queued(job)
+
+
+@router.post("/imports", response={202: JobOut, 400: Message, 401: Message, 409: Message})
+def queue_import(request: HttpRequest, archive: File[UploadedFile], name: Form[str] = "") -> Any:
+    """Queue importing a workspace folder zipped as `archive` (multipart/form-data), as the
+    workspace `name` (by default the .zip's name); importing into an existing workspace
+    needs its owner role, as on the import page."""
+    try:
+        job = ask_import(api_user(request), archive, archive.size or 0, archive.name or "", name)
+    except JobRefused as refusal:
+        return _refused(refusal)
+    return _queued(job)
+
+
+@router.get("/jobs", response={200: Page[JobOut], 400: Message, 401: Message})
+def list_jobs(request: HttpRequest, page: Query[PageQuery]) -> Any:
+    """The caller's jobs, newest first."""
+    jobs = Job.objects.filter(requested_by=api_user(request))
+    notice_dead_workers(jobs)
+    try:
+        rows, total, following = page_of(
+            jobs.select_related("workspace"),
+            ("pk",),
+            lambda j: (j.pk,),
+            (int,),
+            page,
+            descending=True,
+        )
+    except BadCursor as error:
+        return Status(400, Message(message=str(error)))
+    return Page[JobOut](items=[job_out(j) for j in rows], total=total, next=following)
+
+
+def _own_job(request: HttpRequest, job_id: int) -> Job:
+    """The caller's own job (404 for anyone else's), marked failed if its worker died."""
+    if not 0 < job_id <= MAX_DATABASE_INTEGER:
+        raise Http404(f"No job {job_id} of yours.")
+    jobs = Job.objects.filter(requested_by=api_user(request), pk=job_id)
+    notice_dead_workers(jobs)
+    job = jobs.select_related("workspace").first()
+    if job is None:
+        raise Http404(f"No job {job_id} of yours.")
+    return job
+
+
+@router.get("/jobs/{job_id}", response={200: JobOut, 401: Message, 404: Message})
+def read_job(request: HttpRequest, job_id: int) -> Any:
+    """One of the caller's jobs: its state, progress, result or error."""
+    return job_out(_own_job(request, job_id))
+
+
+@router.post("/jobs/{job_id}/cancel", response={200: JobOut, 401: Message, 404: Message})
+def cancel(request: HttpRequest, job_id: int) -> Any:
+    """Cancel the job: at once when queued, at its next step when running."""
+    job = _own_job(request, job_id)
+    cancel_job(job)
+    return job_out(job)
+
+
+@router.get(
+    "/jobs/{job_id}/download",
+    response={200: None, 401: Message, 404: Message},
+    url_name="job_download",
+)
+def download(request: HttpRequest, job_id: int) -> Any:
+    """The .zip an export job made."""
+    job = _own_job(request, job_id)
+    path = export_file(job)
+    if job.kind != Job.Kind.EXPORT or job.state != Job.State.DONE or not path.exists():
+        raise Http404("This job made no export to download.")
+    suffix = "-approved" if job.arguments.get("approved_only") else ""
+    slug = job.workspace.slug if job.workspace else "export"
+    return FileResponse(path.open("rb"), as_attachment=True, filename=f"{slug}{suffix}.zip")
