@@ -11,6 +11,7 @@ from ninja import Query, Router, Schema, Status
 from ..eval_files.json_keys import KeyCollision, with_string_keys
 from ..models import ReviewEvent, ReviewStatus, Revision
 from ..permissions import Capability
+from ..services.review.scores import blind_to
 from .cases import CaseAddress
 from .cursors import BadCursor
 from .errors import WORKSPACE_ERRORS, Message
@@ -74,15 +75,20 @@ def list_revisions(
 
 
 @router.get(
-    "/workspaces/{slug}/case/reviews",
+    "/workspaces/{slug}/case/review-steps",
     response={200: Page[ReviewStepOut], **WORKSPACE_ERRORS},
 )
 def list_review_steps(
     request: HttpRequest, slug: str, address: Query[CaseAddress], page: Query[PageQuery]
 ) -> Any:
-    """The case's review steps, oldest first."""
-    _, case = case_at(request, slug, address.suite, address.id, Capability.VIEW)
+    """The case's review steps, oldest first; a blind reviewer gets none of the others'
+    decisions until they gave their own (docs/user-guide.md, "Blind review")."""
+    access, case = case_at(request, slug, address.suite, address.id, Capability.VIEW)
     steps = ReviewEvent.objects.filter(case=case).select_related("actor")
+    if blind_to(access, [case]):
+        steps = steps.exclude(
+            action__in=[ReviewEvent.Action.APPROVED, ReviewEvent.Action.CHANGES_REQUESTED]
+        )
     try:
         rows, total, following = page_of(steps, ("pk",), lambda e: (e.pk,), (int,), page)
     except BadCursor as error:

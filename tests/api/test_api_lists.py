@@ -49,7 +49,7 @@ LISTS: dict[str, tuple[str, Callable[[Team], dict[str, str]], Callable[[Any], An
     "workspaces": ("/workspaces", no_query, lambda item: item["slug"]),
     "suites": ("/workspaces/team-evals/suites", no_query, lambda item: item["path"]),
     "revisions": ("/workspaces/team-evals/case/revisions", case_query, lambda i: i["number"]),
-    "review steps": ("/workspaces/team-evals/case/reviews", case_query, lambda i: i["note"]),
+    "review steps": ("/workspaces/team-evals/case/review-steps", case_query, lambda i: i["note"]),
     "jobs": ("/jobs", no_query, lambda item: item["id"]),
 }
 
@@ -83,7 +83,7 @@ def test_revisions_come_newest_first_and_review_steps_oldest_first(team: Team) -
     api = team.as_role("viewer")
 
     revisions = api.get("/workspaces/team-evals/case/revisions", **team.case_query()).json()
-    steps = api.get("/workspaces/team-evals/case/reviews", **team.case_query()).json()
+    steps = api.get("/workspaces/team-evals/case/review-steps", **team.case_query()).json()
 
     assert [item["number"] for item in revisions["items"]] == [5, 4, 3, 2, 1]
     assert revisions["items"][0]["summary"] == "edit 4"

@@ -27,7 +27,7 @@ ENDPOINTS = {
     ("get", "/api/v1/workspaces/{slug}/formatted"),
     ("get", "/api/v1/workspaces/{slug}/suites"),
     ("get", "/api/v1/workspaces/{slug}/case/revisions"),
-    ("get", "/api/v1/workspaces/{slug}/case/reviews"),
+    ("get", "/api/v1/workspaces/{slug}/case/review-steps"),
     ("post", "/api/v1/workspaces/{slug}/jobs/export"),
     ("post", "/api/v1/workspaces/{slug}/jobs/check"),
     ("post", "/api/v1/workspaces/{slug}/jobs/sync"),

@@ -318,7 +318,7 @@ def bulk_buttons(html: str) -> list[str]:
 @pytest.mark.parametrize(
     ("role", "buttons"),
     [
-        ("owner", ["submit", "approve", "move", "delete"]),
+        ("owner", ["submit", "approve", "move", "delete", "assign", "spread", "unassign"]),
         ("editor", ["submit", "move", "delete"]),
         ("reviewer", ["approve"]),
         ("viewer", []),

@@ -368,7 +368,10 @@ API_ENDPOINTS = [
         "list_revisions", "get", f"/workspaces/team/case/revisions{CASE_QUERY}", Capability.VIEW
     ),
     ApiEndpoint(
-        "list_review_steps", "get", f"/workspaces/team/case/reviews{CASE_QUERY}", Capability.VIEW
+        "list_review_steps",
+        "get",
+        f"/workspaces/team/case/review-steps{CASE_QUERY}",
+        Capability.VIEW,
     ),
     ApiEndpoint("queue_export", "post", "/workspaces/team/jobs/export", Capability.VIEW),
     ApiEndpoint("queue_check", "post", "/workspaces/team/jobs/check", Capability.MANAGE),
