@@ -29,6 +29,7 @@ from ..jobs.progress import Progress, no_progress
 from ..profiles import Summary, profile_for_file
 from ..repository import git as git_repository
 from ..repository.local_roots import LocalRootError, check_local_root
+from ..repository.settled import ReadFiles, RecordingFiles, record_imported, settles_alone
 from ..repository.three_way import Incoming, SyncReport, sync_workspace_files
 from .row_inserts import insert_rows
 
@@ -112,9 +113,12 @@ def import_workspace(
     files = DirectoryFiles(root)
     headers = {eval_file.path: eval_file.contents.header for eval_file in found.eval_files}
     case_summaries = []
+    reads: dict[str, ReadFiles] = {}
     for index, eval_file in enumerate(found.eval_files):
         progress(index, len(found.eval_files), "eval files read")
-        case_summaries.append(_format_file(eval_file, files, configs, stored, summary, headers))
+        case_summaries.append(
+            _format_file(eval_file, files, configs, stored, summary, headers, reads)
+        )
     stored = _storable(stored, summary, root if location is not None else None)
     # These formattings read the folder; they are what the suite page shows for the stored
     # files only if every file they read is stored and nothing else can be found there.
@@ -138,6 +142,7 @@ def import_workspace(
             _store_files(summary.workspace, stored)
             progress(0, summary.suites, "suites written")
             _store_suites(summary.workspace, found.eval_files, case_summaries if exact else None)
+            record_imported(summary.workspace, reads)
             progress(summary.suites, summary.suites, "suites written")
         if location is not None and not dry_run:
             _link(summary.workspace, location)
@@ -218,16 +223,21 @@ def _format_file(
     stored: dict[str, str],
     summary: ImportSummary,
     headers: dict[str, dict[Any, Any]],
+    reads: dict[str, ReadFiles],
 ) -> list[Summary]:
     """Format each case of the file (lm mode) by the profile its spelling gives it; note the
-    files they read and their warnings.
+    files they read and their warnings, and (in `reads`) every path they tried to read.
 
     A file of cases another eval file refers to takes that file's top-level fields."""
     contents = eval_file.contents
     summary.warnings.extend(str(note.located(eval_file.path)) for note in contents.notes)
     header = headers.get(eval_file.referenced_by or "", contents.header)
     profile = profile_for_file(contents.cases_key)
-    reading = profile.read_file(eval_file, header, files, patterns_for(eval_file.path, configs))
+    recording = RecordingFiles(files, profile.name)
+    patterns = patterns_for(eval_file.path, configs)
+    reading = profile.read_file(eval_file, header, recording, patterns)
+    if settles_alone(eval_file):
+        reads[eval_file.path] = recording.read
     summary.warnings.extend(reading.warnings)
     stored.update(reading.files)
     if contents.format in READ_ONLY_FORMATS:

@@ -7,6 +7,7 @@ branch (docs/sync.md, "Publishing").
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 from collections.abc import Iterable
@@ -149,9 +150,13 @@ def is_ancestor(repository: Path, older: str, newer: str) -> bool:
     )
 
 
-def list_files(repository: Path, commit: str, folder: str) -> list[TreeEntry]:
-    """Every file (blob or symbolic link) under `folder` of `commit`, paths relative to `folder`."""
-    arguments = ["ls-tree", "-r", "-l", "-z", "--full-tree", commit]
+def list_files(
+    repository: Path, commit: str, folder: str, *, sizes: bool = True
+) -> list[TreeEntry]:
+    """Every file (blob or symbolic link) under `folder` of `commit`, paths relative to
+    `folder`; without `sizes`, their sizes are not looked up (git then reads only trees,
+    not every file's object)."""
+    arguments = ["ls-tree", "-r", *(["-l"] if sizes else []), "-z", "--full-tree", commit]
     if folder:
         arguments += ["--", f"{folder}/"]
     output = _git(repository, *arguments).stdout
@@ -161,12 +166,29 @@ def list_files(repository: Path, commit: str, folder: str) -> list[TreeEntry]:
         if not record:
             continue
         meta, _, raw_path = record.partition(b"\t")
-        mode, kind, object_id, size = meta.decode("ascii").split()
+        mode, kind, object_id, *size = meta.decode("ascii").split()
         path = raw_path.decode("utf-8", "surrogateescape")
         if kind != "blob" or not path.startswith(prefix):
             continue
-        entries.append(TreeEntry(mode, kind, object_id, path[len(prefix) :], int(size)))
+        length = int(size[0]) if size else None
+        entries.append(TreeEntry(mode, kind, object_id, path[len(prefix) :], length))
     return entries
+
+
+def blob_sizes(repository: Path, object_ids: Iterable[str]) -> dict[str, int]:
+    """The size of each blob of `object_ids` (one `git cat-file --batch-check`)."""
+    wanted = list(dict.fromkeys(object_ids))
+    if not wanted:
+        return {}
+    listing = "".join(f"{object_id}\n" for object_id in wanted).encode()
+    output = _git(repository, "cat-file", "--batch-check", input_bytes=listing).stdout
+    sizes = {}
+    for line in output.decode("ascii", "replace").splitlines():
+        words = line.split(" ")
+        if len(words) != 3:  # "ID missing"
+            raise GitError(f"git cat-file: object {words[0]} is missing")
+        sizes[words[0]] = int(words[2])
+    return sizes
 
 
 def read_blobs(
@@ -226,6 +248,13 @@ def _read_exactly(stream: IO[bytes], size: int, object_id: str) -> bytes:
     if len(content) != size:
         raise GitError(f"git cat-file: object {object_id} was cut short")
     return content
+
+
+def blob_id(content: bytes, length: int = 40) -> str:
+    """The id git gives `content` as a blob, without running git: SHA-1, or SHA-256 for a
+    repository whose ids are `length` 64."""
+    algorithm = hashlib.sha256 if length == 64 else hashlib.sha1
+    return algorithm(b"blob %d\0" % len(content) + content).hexdigest()
 
 
 def write_blob(repository: Path, content: bytes) -> str:
