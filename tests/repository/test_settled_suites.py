@@ -71,6 +71,19 @@ def test_an_import_keeps_each_suites_base_blob_and_stamp(
     assert suite.settled_stamp
 
 
+def test_an_import_keeps_every_path_the_cases_tried_with_the_blob_found(
+    repo: Repository, workspace: Workspace
+) -> None:
+    suite = Suite.objects.get(workspace=workspace, path=READING)
+
+    assert suite.base_reads == {
+        "profile": suite.profile,
+        "blob": blob_at(repo, READING),
+        # `notes.md` is looked for beside the eval file first, where there is none.
+        "files": {"evals/notes.md": None, "notes.md": blob_at(repo, "notes.md")},
+    }
+
+
 def test_a_check_with_nothing_changed_reads_no_eval_file(
     repo: Repository, workspace: Workspace, blobs_read: list[str]
 ) -> None:

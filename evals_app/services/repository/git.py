@@ -302,6 +302,14 @@ def write_tree(
     a path where the base has a symbolic link or a submodule, which app text never replaces.
     """
     _check_names(changes, folder)
+    written = _written_tree(repository, base_tree, changes, folder)
+    return written if written is not None else _make_tree(repository, [])
+
+
+def _written_tree(
+    repository: Path, base_tree: str | None, changes: dict[str, str | None], folder: str
+) -> str | None:
+    """`write_tree` below the top; None, and nothing written, for a tree left empty."""
     entries = {entry.name: entry for entry in read_tree(repository, base_tree)} if base_tree else {}
     nested: dict[str, dict[str, str | None]] = {}
     for path, blob in changes.items():
@@ -321,14 +329,20 @@ def write_tree(
         if existing is not None and existing.kind != "tree":
             _check_text_file(existing, folder)  # a file that becomes a folder, not a link
         subtree = existing.object_id if existing is not None and existing.kind == "tree" else None
-        written = write_tree(repository, subtree, inner, f"{folder}{name}/")
-        if _is_empty_tree(repository, written):
+        written = _written_tree(repository, subtree, inner, f"{folder}{name}/")
+        if written is None:
             entries.pop(name, None)
         else:
             entries[name] = TreeEntry(TREE_MODE, "tree", written, name)
+    if not entries:
+        return None
+    return _make_tree(repository, list(entries.values()))
+
+
+def _make_tree(repository: Path, entries: list[TreeEntry]) -> str:
     listing = b"".join(
         f"{entry.mode} {entry.kind} {entry.object_id}\t".encode() + _name_bytes(entry.name) + b"\0"
-        for entry in entries.values()
+        for entry in entries
     )
     return _git(repository, "mktree", "-z", input_bytes=listing).stdout.decode("ascii").strip()
 
@@ -353,10 +367,6 @@ def _check_text_file(existing: TreeEntry, folder: str) -> None:
 
 def _name_bytes(name: str) -> bytes:
     return name.encode("utf-8", "surrogateescape")
-
-
-def _is_empty_tree(repository: Path, tree: str) -> bool:
-    return not _git(repository, "ls-tree", tree).stdout
 
 
 def commit_tree(

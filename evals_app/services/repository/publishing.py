@@ -468,11 +468,16 @@ def _changes(
     prefix = f"{workspace.repository_folder}/" if workspace.repository_folder else ""
     existing = {entry.name: entry.object_id for entry in listing}
     present = texts.keys() | kept
-    gone = _eval_files_gone(repository, workspace, listing, present)
-    changes: dict[str, str | None] = {prefix + path: None for path in gone}
     rewritten = [path for path in published.case_ids if path in existing]
+    # The listing has no sizes (_listing): those of the few files that may be read, at once.
+    readable = {*rewritten, *(e.name for e in listing if e.name not in present)}
+    sizes = git_repository.blob_sizes(
+        repository, [entry.object_id for entry in listing if entry.name in readable]
+    )
+    gone = _eval_files_gone(repository, workspace, listing, present, sizes)
+    changes: dict[str, str | None] = {prefix + path: None for path in gone}
     wanted = {*rewritten, *gone}
-    for eval_file in _base_eval_files(repository, [e for e in listing if e.name in wanted]):
+    for eval_file in _base_eval_files(repository, [e for e in listing if e.name in wanted], sizes):
         published.note_deleted(eval_file, eval_file.path in texts)
     for path, text in texts.items():
         if path in kept and path in existing:
@@ -519,9 +524,10 @@ def _eval_files_gone(
     workspace: Workspace,
     listing: list[git_repository.TreeEntry],
     present: set[str],
+    sizes: dict[str, int],
 ) -> list[str]:
     """The eval files (and files of cases) of the base that the workspace no longer has
-    (`present`: the paths it has).
+    (`present`: the paths it has; `sizes`: of their blobs, by id).
 
     Only the base's files that the export does not write can be such files, and they are
     few: only those are read (discovered as a sync discovers a commit), not the repository.
@@ -534,7 +540,7 @@ def _eval_files_gone(
     if not candidates:
         return []
 
-    gone = [eval_file.path for eval_file in _base_eval_files(repository, candidates.values())]
+    gone = [e.path for e in _base_eval_files(repository, candidates.values(), sizes)]
     remaining = candidates.keys() - set(gone)
     # A reference names the file: only a base that holds a remaining file's name is decoded.
     names = {posixpath.basename(path) for path in remaining}
@@ -551,15 +557,13 @@ def _eval_files_gone(
 
 
 def _base_eval_files(
-    repository: Path, entries: Iterable[git_repository.TreeEntry]
+    repository: Path, entries: Iterable[git_repository.TreeEntry], sizes: dict[str, int]
 ) -> list[FoundEvalFile]:
     """The eval files among `entries` of the base commit (discovered as a sync discovers a
-    commit), reading only those entries."""
+    commit), reading only those entries (`sizes`: of their blobs, by id)."""
     by_path = {entry.name: entry for entry in entries}
     if not by_path:
         return []
-    # The listing has no sizes (_listing): only the files that may be read are looked up.
-    sizes = git_repository.blob_sizes(repository, [entry.object_id for entry in by_path.values()])
 
     def load(paths: list[str]) -> dict[str, bytes]:
         blobs = git_repository.read_blobs(repository, [by_path[p].object_id for p in paths])

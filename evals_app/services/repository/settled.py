@@ -23,8 +23,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection
-from django.db.models import Field, TextField
+from django.db.models import TextField
 from django.db.models.functions import Cast
 
 from ...eval_files.discovery import FoundEvalFile
@@ -32,7 +31,7 @@ from ...eval_files.reading import READ_ONLY_FORMATS
 from ...formatting.workspace_files import FileSource, UndecodableFileError
 from ...models import Case, Suite, Workspace
 from ..exports.suite_texts import untouched_since_base
-from ..imports.row_inserts import json_text
+from ..imports.row_inserts import json_text, update_rows
 from .git import blob_id
 
 
@@ -66,14 +65,16 @@ class RecordingFiles:
         except UndecodableFileError:
             self.read.complete = False
             raise
-        self.read.files[key] = None if text is None else blob_id(text.encode("utf-8"))
+        if key not in self.read.files:  # the same file is read by many of a suite's cases
+            self.read.files[key] = None if text is None else blob_id(text.encode("utf-8"))
         return text
 
 
 def settles_alone(eval_file: FoundEvalFile) -> bool:
-    """Whether what is known of the suite `eval_file` is (its reads, by its own text alone):
-    not a file of cases another refers to (its cases take that file's keys), referring to
-    none, and not read-only (its file is also a stored file)."""
+    """Whether the files the cases of `eval_file` read follow from its own text alone, so
+    that they can be kept with it: it is not a file of cases another refers to (its cases
+    take that file's keys), refers to none, and is not read-only (its file is also a stored
+    file)."""
     contents = eval_file.contents
     return (
         eval_file.referenced_by is None
@@ -252,19 +253,22 @@ def settle(
     _update(("base_reads",), kept_reads)
 
 
-def record_imported(workspace: Workspace, reads: Mapping[str, ReadFiles]) -> None:
-    """Settle every suite of a workspace just imported, each read as its text: its stamp,
-    its base blob, and the files its cases read (`reads`, by suite path)."""
+def imported_states(
+    workspace: Workspace, texts: Mapping[str, str], reads: Mapping[str, ReadFiles]
+) -> dict[int, tuple[str, str, str | None]]:
+    """(stamp, base blob, reads as stored) of each suite of a workspace just imported, by
+    primary key, each read as its text (`texts`, by path; `reads`, the files its cases read)."""
     stamps = current_stamps(workspace.pk)
-    values: list[tuple[str, str, str | None, int]] = []
-    for pk, path, text in workspace.suites.values_list("pk", "path", "base_source_text"):
+    states: dict[int, tuple[str, str, str | None]] = {}
+    for pk, path in workspace.suites.values_list("pk", "path"):
+        text = texts.get(path)
         if text is None:
             continue
         blob = blob_id(text.encode("utf-8"))
         read = reads.get(path)
         kept = read.as_json(blob) if read is not None else None
-        values.append((stamps[pk], blob, None if kept is None else json_text(kept), pk))
-    _update(("settled_stamp", "base_blob", "base_reads"), values)
+        states[pk] = (stamps[pk], blob, None if kept is None else json_text(kept))
+    return states
 
 
 def unsettle(suite_pks: Iterable[int]) -> None:
@@ -275,20 +279,6 @@ def unsettle(suite_pks: Iterable[int]) -> None:
 
 
 def _update(names: tuple[str, ...], values: Sequence[tuple[Any, ...]]) -> None:
-    """Set the columns `names` of many suites in one `executemany`, each value tuple ending
-    with the suite's primary key: an import settles thousands of suites, and an UPDATE
-    statement each, built by the ORM, would cost more than the rest of it."""
-    if not values:
-        return
-    meta = Suite._meta
-    quote = connection.ops.quote_name
-    columns = ", ".join(f"{quote(_column(name))} = %s" for name in names)
-    table, key = quote(meta.db_table), quote(_column("id"))
-    with connection.cursor() as cursor:
-        cursor.executemany(f"UPDATE {table} SET {columns} WHERE {key} = %s", values)
-
-
-def _column(name: str) -> str:
-    field = Suite._meta.get_field(name)
-    assert isinstance(field, Field) and field.column is not None
-    return field.column
+    """Set the columns `names` of many suites in one `executemany` (each value tuple ends
+    with the suite's primary key)."""
+    update_rows(Suite, names, values)
