@@ -8,6 +8,7 @@ its name says the user meant it as an eval file.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,10 +72,18 @@ def discover(root: Path, single_file: Path | None = None) -> Discovery:
     return discover_tree(tree, single, where=str(single_file or root))
 
 
-def discover_tree(tree: FileTree, single_file: str | None = None, where: str = "") -> Discovery:
-    """`discover` for any file tree (a folder, or the files of a git commit)."""
+def discover_tree(
+    tree: FileTree,
+    single_file: str | None = None,
+    where: str = "",
+    known: Collection[str] = (),
+) -> Discovery:
+    """`discover` for any file tree (a folder, or the files of a git commit). The eval files
+    at the paths `known` are known unchanged (a sync's settled suites): they count as found
+    but are not read, and refer to no other file."""
     found = Discovery()
     candidates = [single_file] if single_file is not None else tree.yaml_paths()
+    candidates = [path for path in candidates if path not in known]
     for path in tree.config_paths():
         try:
             found.configs[path] = tree.read(path)
@@ -90,8 +99,8 @@ def discover_tree(tree: FileTree, single_file: str | None = None, where: str = "
             return found
     for candidate in candidates:
         _read_candidate(tree, candidate, found, forced=single_file is not None)
-    _follow_references(tree, found)
-    if not found.errors and not found.eval_files:
+    _follow_references(tree, found, known)
+    if not found.errors and not found.eval_files and not known:
         reasons = ", ".join(f"{path} ({reason})" for path, reason in found.skipped)
         found.errors.append(
             EvalFileError(
@@ -166,10 +175,11 @@ def _skip_reason(error: EvalFileError, path: str) -> str:
     return f"{error.message} ({path}:{error.line}:{error.column})"
 
 
-def _follow_references(tree: FileTree, found: Discovery) -> None:
+def _follow_references(tree: FileTree, found: Discovery, unread: Collection[str]) -> None:
     """Read the files of cases that eval files refer to (`tests: file://cases.jsonl`) as
-    eval files of their own; a reference that cannot be followed stays, with a note."""
-    known = {eval_file.path for eval_file in found.eval_files}
+    eval files of their own; a reference that cannot be followed stays, with a note. The
+    eval files `unread` are known, not read again."""
+    known = {eval_file.path for eval_file in found.eval_files} | set(unread)
     for eval_file in list(found.eval_files):
         for reference in eval_file.contents.references:
             target = reference_path(reference)

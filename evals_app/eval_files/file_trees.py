@@ -157,9 +157,15 @@ class MappingTree:
         self._left_out = sorted(item for item in self._left_out if not _ignored(item[0]))
         self._load = load
         self._contents: dict[str, bytes] = {}
+        self._unread: frozenset[str] = frozenset()
 
     def left_out(self) -> list[LeftOut]:
         return list(self._left_out)
+
+    def leave_unread(self, paths: Iterable[str]) -> None:
+        """Leave `paths` out of the first batch read: files known not to be needed (read one
+        by one if asked for after all)."""
+        self._unread = frozenset(paths)
 
     def paths(self) -> list[str]:
         """Every file of the snapshot, sorted."""
@@ -187,7 +193,8 @@ class MappingTree:
         if path not in self._contents:
             # The first read fetches every YAML file and config at once: discovery reads
             # them all, and one batch costs what one file does.
-            batch = {path, *self.yaml_paths(), *self.config_paths()} - self._contents.keys()
+            batch = {*self.yaml_paths(), *self.config_paths()} - self._unread
+            batch = ({path} | batch) - self._contents.keys()
             self._contents.update(
                 self._load([p for p in batch if self._sizes[p] <= MAX_BYTES or p == path])
             )

@@ -62,11 +62,18 @@ def check_path(path: str) -> str:
         raise PathError(REQUIRED, path)
     if len(path) > MAX_PATH_LENGTH:
         raise PathError(TOO_LONG, path)
-    if any(0xD800 <= ord(char) <= 0xDFFF for char in path):
+    # Most paths are ASCII: no surrogate, and the only refused characters are controls,
+    # which `isprintable` finds without a look-up per character.
+    is_ascii = path.isascii()
+    if not is_ascii and any(0xD800 <= ord(char) <= 0xDFFF for char in path):
         raise PathError(NOT_UTF8, path)
     if "\\" in path:
         raise PathError(BACKSLASH, path)
-    if any(unicodedata.category(char) in REFUSED_CATEGORIES for char in path):
+    if (
+        not path.isprintable()
+        if is_ascii
+        else any(unicodedata.category(char) in REFUSED_CATEGORIES for char in path)
+    ):
         raise PathError(INVISIBLE, path)
     if path.startswith("/"):
         raise PathError(ABSOLUTE, path)

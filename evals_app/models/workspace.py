@@ -117,6 +117,14 @@ class Suite(models.Model):
     # faithful_writing.documents_digest of what `source_text` reads as ("": not known), so
     # that an untouched suite is written as its text without reading the text again.
     source_digest = models.CharField(max_length=64, blank=True, default="")
+    # What the last import, sync or publish found (services/repository/settled.py), so that a
+    # sync check and a publish know a suite unchanged without reading its cases: a digest of
+    # its rows' identities, order and times then ("": not known to be as of its base text),
+    # git's blob id of `base_source_text`, and the files its cases read then, each with its
+    # blob id (None: not there), by profile (None: not known).
+    settled_stamp = models.CharField(max_length=64, blank=True, default="")
+    base_blob = models.CharField(max_length=64, blank=True, default="")
+    base_reads = OrderedJSONField(null=True, blank=True, default=None)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -25,6 +25,29 @@ def test_list_files_gives_paths_inside_the_folder(repo: Repository) -> None:
     assert {entry.size for entry in entries} == {4}
 
 
+def test_list_files_without_sizes_gives_the_same_files_and_ids(repo: Repository) -> None:
+    with_sizes = git_repository.list_files(repo.path, repo.head(), "a")
+    without = git_repository.list_files(repo.path, repo.head(), "a", sizes=False)
+
+    assert [(e.name, e.object_id) for e in without] == [(e.name, e.object_id) for e in with_sizes]
+    assert {entry.size for entry in without} == {None}
+
+
+def test_blob_sizes_gives_each_size_and_refuses_a_missing_object(repo: Repository) -> None:
+    entries = git_repository.list_files(repo.path, repo.head(), "")
+    sizes = git_repository.blob_sizes(repo.path, [entry.object_id for entry in entries])
+
+    assert sizes == {entry.object_id: entry.size for entry in entries}
+    with pytest.raises(git_repository.GitError, match="is missing"):
+        git_repository.blob_sizes(repo.path, ["0" * 40])
+
+
+def test_blob_id_is_the_id_git_gives_the_content(repo: Repository) -> None:
+    content = "café\r\n".encode()
+
+    assert git_repository.blob_id(content) == git_repository.write_blob(repo.path, content)
+
+
 def test_symbolic_links_are_listed_with_their_mode(repo: Repository) -> None:
     (repo.path / "link.txt").symlink_to("/etc/passwd")
     commit = repo.commit()

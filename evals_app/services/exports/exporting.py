@@ -15,6 +15,8 @@ from itertools import chain, groupby
 from pathlib import Path
 from typing import IO, Any
 
+from django.db.models import QuerySet
+
 from ...eval_files.json_text import decode_json
 from ...formatting.profile_2025.formatter import Mode
 from ...models import ReviewStatus, Suite, Workspace
@@ -135,12 +137,15 @@ def _write_suite(
 def exported_texts(
     workspace: Workspace,
     documents_of: Callable[[Suite], Iterable[dict[Any, Any]] | None] | None = None,
+    *,
+    suites: QuerySet[Suite] | None = None,
 ) -> Iterator[tuple[str, str]]:
     """(path, text) of every file an export writes for the workspace's files and suites
     (not `formatted.jsonl`); `documents_of` gives a suite's case documents (default: as
-    stored), or None to leave the suite out."""
+    stored), or None to leave the suite out. `suites` are the suites to write (default:
+    all of the workspace's)."""
     yield from sorted(workspace.file_texts().items())
-    for suite in workspace.suites.order_by("path"):
+    for suite in (workspace.suites.all() if suites is None else suites).order_by("path"):
         if suite.read_only:  # its file is a stored file, yielded above
             continue
         documents = (

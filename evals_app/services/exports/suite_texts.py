@@ -4,6 +4,7 @@ in the app, which has no such text, by the app's own writer."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, cast
 
 from django.db.models import F, TextField
@@ -40,12 +41,14 @@ def suite_file_text(suite: Suite, cases: list[dict[Any, Any]]) -> str:
     return rewrite_eval_file(suite.source_text, suite.document, cases, file_format, cases_key)
 
 
-def untouched_since_base(workspace: Workspace) -> set[str]:
-    """The paths of the suites whose file is still its text as of the last base: their
-    header and cases are what that text reads as (compared by digest of the JSON the
-    database holds, nothing decoded). Their file needs no writing (docs/sync.md)."""
+def untouched_since_base(workspace: Workspace, only: Collection[int] | None = None) -> set[str]:
+    """The paths of the suites (of `only`, by primary key, when given) whose file is still
+    its text as of the last base: their header and cases are what that text reads as
+    (compared by digest of the JSON the database holds, nothing decoded). Their file needs
+    no writing (docs/sync.md)."""
+    chosen = workspace.suites.all() if only is None else workspace.suites.filter(pk__in=only)
     suites = (
-        workspace.suites.filter(source_text__isnull=False, base_source_text=F("source_text"))
+        chosen.filter(source_text__isnull=False, base_source_text=F("source_text"))
         .exclude(source_digest="")
         .annotate(header=Cast("document", TextField()))
         .values_list("pk", "path", "header", "source_digest")

@@ -29,8 +29,9 @@ from ..jobs.progress import Progress, no_progress
 from ..profiles import Summary, profile_for_file
 from ..repository import git as git_repository
 from ..repository.local_roots import LocalRootError, check_local_root
+from ..repository.settled import ReadFiles, RecordingFiles, imported_states, settles_alone
 from ..repository.three_way import Incoming, SyncReport, sync_workspace_files
-from .row_inserts import insert_rows
+from .row_inserts import insert_rows, update_rows
 
 SUITE_BATCH = 500  # suites per INSERT
 CASE_COLUMNS = ("suite", "position", "case_id", "document", "base_document")
@@ -112,9 +113,12 @@ def import_workspace(
     files = DirectoryFiles(root)
     headers = {eval_file.path: eval_file.contents.header for eval_file in found.eval_files}
     case_summaries = []
+    reads: dict[str, ReadFiles] = {}
     for index, eval_file in enumerate(found.eval_files):
         progress(index, len(found.eval_files), "eval files read")
-        case_summaries.append(_format_file(eval_file, files, configs, stored, summary, headers))
+        case_summaries.append(
+            _format_file(eval_file, files, configs, stored, summary, headers, reads)
+        )
     stored = _storable(stored, summary, root if location is not None else None)
     # These formattings read the folder; they are what the suite page shows for the stored
     # files only if every file they read is stored and nothing else can be found there.
@@ -137,7 +141,8 @@ def import_workspace(
             summary.workspace = _upsert_workspace(summary.workspace.name, checkout_folder)
             _store_files(summary.workspace, stored)
             progress(0, summary.suites, "suites written")
-            _store_suites(summary.workspace, found.eval_files, case_summaries if exact else None)
+            summaries = case_summaries if exact else None
+            _store_suites(summary.workspace, found.eval_files, summaries, reads)
             progress(summary.suites, summary.suites, "suites written")
         if location is not None and not dry_run:
             _link(summary.workspace, location)
@@ -218,16 +223,21 @@ def _format_file(
     stored: dict[str, str],
     summary: ImportSummary,
     headers: dict[str, dict[Any, Any]],
+    reads: dict[str, ReadFiles],
 ) -> list[Summary]:
     """Format each case of the file (lm mode) by the profile its spelling gives it; note the
-    files they read and their warnings.
+    files they read and their warnings, and (in `reads`) every path they tried to read.
 
     A file of cases another eval file refers to takes that file's top-level fields."""
     contents = eval_file.contents
     summary.warnings.extend(str(note.located(eval_file.path)) for note in contents.notes)
     header = headers.get(eval_file.referenced_by or "", contents.header)
     profile = profile_for_file(contents.cases_key)
-    reading = profile.read_file(eval_file, header, files, patterns_for(eval_file.path, configs))
+    recording = RecordingFiles(files, profile.name)
+    patterns = patterns_for(eval_file.path, configs)
+    reading = profile.read_file(eval_file, header, recording, patterns)
+    if settles_alone(eval_file):
+        reads[eval_file.path] = recording.read
     summary.warnings.extend(reading.warnings)
     stored.update(reading.files)
     if contents.format in READ_ONLY_FORMATS:
@@ -276,14 +286,17 @@ def _store_suites(
     workspace: Workspace,
     eval_files: list[FoundEvalFile],
     summaries: list[list[Summary]] | None,
+    reads: dict[str, ReadFiles],
 ) -> int:
     """Store the suites of a new workspace with the files' cases; returns the number of cases.
 
     With `summaries` (one list per file), the cases' summaries are stored too (else the suite
-    page computes them). Each case's base is its document as read (docs/sync.md). Suites go
-    in with one INSERT and cases with one `executemany`: a repository holds thousands of
-    small eval files, and a query or a model instance per file or case would cost more than
-    reading them.
+    page computes them). Each case's base is its document as read (docs/sync.md), and each
+    suite is settled as its text (repository/settled.py; `reads`: the files its cases read).
+    Suites go in with one INSERT and cases with one `executemany`: a repository holds
+    thousands of small eval files, and a query or a model instance per file or case would
+    cost more than reading them. The texts go in last, with what is settled of each suite,
+    which needs the cases' rows: SQLite writes a row again whole when any column changes.
     """
     suites = []
     case_texts = [[encode_json(case) for case in found.contents.cases] for found in eval_files]
@@ -291,7 +304,6 @@ def _store_suites(
         suite = suite_row(eval_file.contents, eval_file.path, eval_file.referenced_by or "")
         suite.workspace = workspace
         suite.base_document = eval_file.contents.header
-        suite.source_text = suite.base_source_text = eval_file.text
         if eval_file.text is not None:  # the digest of what the text reads as, from its JSON
             suite.source_digest = json_digest(encode_json(eval_file.contents.header), texts)
         suites.append(suite)
@@ -309,6 +321,17 @@ def _store_suites(
             rows.append(row)
     names = CASE_COLUMNS + (SUMMARY_COLUMNS if summaries is not None else ())
     insert_rows(Case, names, rows)
+    file_texts = {f.path: f.text for f in eval_files if f.text is not None}
+    states = imported_states(workspace, file_texts, reads)
+    update_rows(
+        Suite,
+        ("source_text", "base_source_text", "settled_stamp", "base_blob", "base_reads"),
+        [
+            (text, text, *states[suite.pk], suite.pk)
+            for suite, text in ((suite, file_texts.get(suite.path)) for suite in suites)
+            if text is not None
+        ],
+    )
     return len(rows)
 
 

@@ -1,4 +1,5 @@
-"""Inserting many rows with one `executemany` per table, for imports of thousands of cases.
+"""Inserting (and updating) many rows with one `executemany` per table, for imports of
+thousands of cases.
 
 `bulk_create` prepares every field of every object in Python, which costs more than everything
 else an import does once it writes a few hundred thousand turns and blocks. `insert_rows` sends
@@ -40,6 +41,20 @@ def insert_rows(model: type[Model], names: Sequence[str], rows: Iterable[Sequenc
     placeholders = ", ".join(["%s"] * (len(given) + len(missing)))
     sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({placeholders})"
     params = [(*row, *filled) for row in rows]
+    if params:
+        with connection.cursor() as cursor:
+            cursor.executemany(sql, params)
+
+
+def update_rows(model: type[Model], names: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """Set the fields `names` of many rows of `model`'s table, each row the values in order
+    then its primary key (values as `insert_rows` takes them)."""
+    meta = model._meta
+    quote = connection.ops.quote_name
+    columns = ", ".join(f"{quote(str(_concrete_field(model, name).column))} = %s" for name in names)
+    key = quote(str(_concrete_field(model, "pk" if meta.pk is None else meta.pk.name).column))
+    sql = f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {key} = %s"
+    params = [tuple(row) for row in rows]
     if params:
         with connection.cursor() as cursor:
             cursor.executemany(sql, params)

@@ -7,6 +7,7 @@ branch (docs/sync.md, "Publishing").
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 from collections.abc import Iterable
@@ -149,9 +150,13 @@ def is_ancestor(repository: Path, older: str, newer: str) -> bool:
     )
 
 
-def list_files(repository: Path, commit: str, folder: str) -> list[TreeEntry]:
-    """Every file (blob or symbolic link) under `folder` of `commit`, paths relative to `folder`."""
-    arguments = ["ls-tree", "-r", "-l", "-z", "--full-tree", commit]
+def list_files(
+    repository: Path, commit: str, folder: str, *, sizes: bool = True
+) -> list[TreeEntry]:
+    """Every file (blob or symbolic link) under `folder` of `commit`, paths relative to
+    `folder`; without `sizes`, their sizes are not looked up (git then reads only trees,
+    not every file's object)."""
+    arguments = ["ls-tree", "-r", *(["-l"] if sizes else []), "-z", "--full-tree", commit]
     if folder:
         arguments += ["--", f"{folder}/"]
     output = _git(repository, *arguments).stdout
@@ -161,12 +166,29 @@ def list_files(repository: Path, commit: str, folder: str) -> list[TreeEntry]:
         if not record:
             continue
         meta, _, raw_path = record.partition(b"\t")
-        mode, kind, object_id, size = meta.decode("ascii").split()
+        mode, kind, object_id, *size = meta.decode("ascii").split()
         path = raw_path.decode("utf-8", "surrogateescape")
         if kind != "blob" or not path.startswith(prefix):
             continue
-        entries.append(TreeEntry(mode, kind, object_id, path[len(prefix) :], int(size)))
+        length = int(size[0]) if size else None
+        entries.append(TreeEntry(mode, kind, object_id, path[len(prefix) :], length))
     return entries
+
+
+def blob_sizes(repository: Path, object_ids: Iterable[str]) -> dict[str, int]:
+    """The size of each blob of `object_ids` (one `git cat-file --batch-check`)."""
+    wanted = list(dict.fromkeys(object_ids))
+    if not wanted:
+        return {}
+    listing = "".join(f"{object_id}\n" for object_id in wanted).encode()
+    output = _git(repository, "cat-file", "--batch-check", input_bytes=listing).stdout
+    sizes = {}
+    for line in output.decode("ascii", "replace").splitlines():
+        words = line.split(" ")
+        if len(words) != 3:  # "ID missing"
+            raise GitError(f"git cat-file: object {words[0]} is missing")
+        sizes[words[0]] = int(words[2])
+    return sizes
 
 
 def read_blobs(
@@ -228,6 +250,13 @@ def _read_exactly(stream: IO[bytes], size: int, object_id: str) -> bytes:
     return content
 
 
+def blob_id(content: bytes, length: int = 40) -> str:
+    """The id git gives `content` as a blob, without running git: SHA-1, or SHA-256 for a
+    repository whose ids are `length` 64."""
+    algorithm = hashlib.sha256 if length == 64 else hashlib.sha1
+    return algorithm(b"blob %d\0" % len(content) + content).hexdigest()
+
+
 def write_blob(repository: Path, content: bytes) -> str:
     """Store `content` as a blob in the repository's objects; returns its id."""
     return (
@@ -273,6 +302,14 @@ def write_tree(
     a path where the base has a symbolic link or a submodule, which app text never replaces.
     """
     _check_names(changes, folder)
+    written = _written_tree(repository, base_tree, changes, folder)
+    return written if written is not None else _make_tree(repository, [])
+
+
+def _written_tree(
+    repository: Path, base_tree: str | None, changes: dict[str, str | None], folder: str
+) -> str | None:
+    """`write_tree` below the top; None, and nothing written, for a tree left empty."""
     entries = {entry.name: entry for entry in read_tree(repository, base_tree)} if base_tree else {}
     nested: dict[str, dict[str, str | None]] = {}
     for path, blob in changes.items():
@@ -292,14 +329,20 @@ def write_tree(
         if existing is not None and existing.kind != "tree":
             _check_text_file(existing, folder)  # a file that becomes a folder, not a link
         subtree = existing.object_id if existing is not None and existing.kind == "tree" else None
-        written = write_tree(repository, subtree, inner, f"{folder}{name}/")
-        if _is_empty_tree(repository, written):
+        written = _written_tree(repository, subtree, inner, f"{folder}{name}/")
+        if written is None:
             entries.pop(name, None)
         else:
             entries[name] = TreeEntry(TREE_MODE, "tree", written, name)
+    if not entries:
+        return None
+    return _make_tree(repository, list(entries.values()))
+
+
+def _make_tree(repository: Path, entries: list[TreeEntry]) -> str:
     listing = b"".join(
         f"{entry.mode} {entry.kind} {entry.object_id}\t".encode() + _name_bytes(entry.name) + b"\0"
-        for entry in entries.values()
+        for entry in entries
     )
     return _git(repository, "mktree", "-z", input_bytes=listing).stdout.decode("ascii").strip()
 
@@ -324,10 +367,6 @@ def _check_text_file(existing: TreeEntry, folder: str) -> None:
 
 def _name_bytes(name: str) -> bytes:
     return name.encode("utf-8", "surrogateescape")
-
-
-def _is_empty_tree(repository: Path, tree: str) -> bool:
-    return not _git(repository, "ls-tree", tree).stdout
 
 
 def commit_tree(

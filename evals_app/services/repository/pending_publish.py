@@ -19,6 +19,7 @@ from django.db import transaction
 from ...models import ActivityRecord, Case, Suite, Workspace, WorkspaceFile
 from ..workspaces.activity import record_activity
 from . import git as git_repository
+from .settled import unsettle
 
 # (primary key, base before the publish, base the publish set)
 BaseChange = tuple[int, Any, Any]
@@ -137,6 +138,10 @@ def undo(workspace_pk: int, pending: PendingPublish) -> None:
             Suite.objects.filter(pk=pk, source_text=after[0], base_source_text=after[1]).update(
                 source_text=before[0], base_source_text=before[1], source_digest=before[2]
             )
+        # What the publish settled of these suites no longer holds (settled.py).
+        touched = {pk for pk, _, _ in pending.texts} | {pk for pk, _, _ in pending.suites}
+        cases = Case.objects.filter(pk__in=[pk for pk, _, _ in pending.cases])
+        unsettle(touched | set(cases.values_list("suite_id", flat=True)))
         locked.base_commit = pending.base
         locked.repository_branch = pending.previous_branch
         locked.pending_publish = None

@@ -32,11 +32,12 @@ from ...models import (
     WorkspaceFile,
 )
 from ..exports.exporting import exported_texts
-from ..exports.suite_texts import read_digest, untouched_since_base
+from ..exports.suite_texts import read_digest
 from . import git as git_repository
 from . import pending_publish
 from .conflicts import OpenConflict, open_conflicts
 from .pending_publish import PendingPublish
+from .settled import SuiteStates, settle, suite_states
 from .sync import SYMBOLIC_LINK_MODE, repository_of
 from .three_way import matching_id
 
@@ -217,9 +218,12 @@ def _prepare(
     actor: User | None,
 ) -> _Prepared:
     """Read the workspace and write the commit's objects; no transaction, no branch moved."""
-    # Taken before anything is read: the same fingerprint later means nothing read changed.
-    fingerprint = workspace_fingerprint(workspace_pk)
     workspace = Workspace.objects.get(pk=workspace_pk)
+    # A suite still as of its base needs no writing, nor its cases reading (settled.py).
+    states = suite_states(workspace)
+    # Taken before anything else is read: the same fingerprint later means nothing read
+    # changed.
+    fingerprint = workspace_fingerprint(workspace_pk, states)
     base = workspace.base_commit
     tip = git_repository.branch_commit(repository, branch)
     if tip is not None and not git_repository.is_ancestor(repository, tip, base):
@@ -243,11 +247,12 @@ def _prepare(
         raise ConflictsOpen(conflicts)
     result.held_back = conflicts
     listing = _listing(repository, base, workspace.repository_folder)
-    # A suite still as of the base needs no writing, nor its cases reading (suite_texts.py).
-    published = _Published(approved_only, _still_at_base(workspace, listing))
+    published = _Published(approved_only, _still_at_base(workspace, listing, states))
     # Each suite is written from its text as read (suite_texts.py): what did not change
     # keeps the repository's bytes, and a commit shows the team's changes, not a reformatting.
-    texts = dict(exported_texts(workspace, published.documents_of))
+    # The others are not even loaded.
+    written = workspace.suites.filter(pk__in=_written(states, published.untouched))
+    texts = dict(exported_texts(workspace, published.documents_of, suites=written))
     kept = set(workspace.files.filter(base_text=models.F("text")).values_list("path", flat=True))
     changes = _changes(repository, workspace, listing, texts, kept | published.untouched, published)
     base_tree = git_repository.tree_of(repository, base)
@@ -282,10 +287,12 @@ def _record(workspace: Workspace, prepared: _Prepared) -> bool:
         if (
             locked.base_commit != prepared.base
             or locked.pending_publish
-            or workspace_fingerprint(locked.pk) != prepared.fingerprint
+            or workspace_fingerprint(locked.pk, suite_states(locked)) != prepared.fingerprint
         ):
             return False
         prepared.published.move_bases(locked, prepared.texts, prepared.pending)
+        # The suites written read as their new base text, unless a case was held back.
+        settle(locked, prepared.published.suites)
         locked.base_commit = prepared.pending.commit
         locked.repository_branch = prepared.pending.branch
         locked.pending_publish = prepared.pending.as_json()
@@ -295,28 +302,31 @@ def _record(workspace: Workspace, prepared: _Prepared) -> bool:
     return True
 
 
-def workspace_fingerprint(workspace_pk: int) -> str:
-    """A digest of every row a publish reads: the workspace, its suites, cases and files.
+def workspace_fingerprint(workspace_pk: int, states: SuiteStates) -> str:
+    """A digest of every row a publish reads: the workspace and its files, each suite's stamp
+    (settled.py), and every column of the suites not untouched and of their cases.
 
-    Every column is read as the text the database holds, not converted: decoding (and
-    printing) every document of a large workspace, twice a publish, was most of its time.
+    A suite's stamp changes with any change the app makes to it or its cases, so an
+    untouched suite's rows are not read. Every column is read as the text the database
+    holds, not converted: decoding every document of a large workspace, twice a publish, was
+    most of its time.
     """
     digest = hashlib.sha256()
-    for model, owner in (
-        (Workspace, "pk"),
-        (Suite, "workspace_id"),
-        (Case, "suite__workspace_id"),
-        (WorkspaceFile, "workspace_id"),
+    for pk, stamp in sorted(states.stamps.items()):
+        digest.update(f"{pk}:{stamp}\n".encode())
+    changed = states.changed
+    digest.update(f"{sorted(changed)}\n".encode())
+    # The workspace's own `updated_at` changes with the publish's own bookkeeping.
+    workspace_columns = [name for name in _columns(Workspace) if name != "updated_at"]
+    for rows, names in (
+        (Workspace.objects.filter(pk=workspace_pk), workspace_columns),
+        (Suite.objects.filter(pk__in=changed), _columns(Suite)),
+        (Case.objects.filter(suite_id__in=changed), _columns(Case)),
+        (WorkspaceFile.objects.filter(workspace_id=workspace_pk), _columns(WorkspaceFile)),
     ):
-        # The workspace's own `updated_at` changes with the publish's own bookkeeping.
-        names = [
-            f.attname
-            for f in model._meta.concrete_fields
-            if (f.name, model) != ("updated_at", Workspace)
-        ]
         as_text = {f"text_{name}": Cast(name, TextField()) for name in names}
-        rows = model.objects.filter(**{owner: workspace_pk}).order_by("pk").annotate(**as_text)
-        for row in rows.values_list(*as_text).iterator(chunk_size=2000):
+        values = rows.order_by("pk").annotate(**as_text).values_list(*as_text)
+        for row in values.iterator(chunk_size=2000):
             for value in row:
                 if value is None:
                     digest.update(b"n")
@@ -324,6 +334,10 @@ def workspace_fingerprint(workspace_pk: int) -> str:
                     digest.update(b"s%d:" % len(value))
                     digest.update(value.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def _columns(model: type[models.Model]) -> list[str]:
+    return [field.attname for field in model._meta.concrete_fields]
 
 
 class _Published:
@@ -431,10 +445,11 @@ class _Published:
                 source_text=now[0], base_source_text=now[1], source_digest=now[2]
             )
             pending.texts.append((suite.pk, held, now))
-        for row in WorkspaceFile.objects.filter(workspace=workspace):
-            if row.base_text != texts.get(row.path, row.base_text):
-                WorkspaceFile.objects.filter(pk=row.pk).update(base_text=texts[row.path])
-                pending.files.append((row.pk, row.base_text, texts[row.path]))
+        files = WorkspaceFile.objects.filter(workspace=workspace)
+        for pk, path, base_text in files.values_list("pk", "path", "base_text"):
+            if base_text != texts.get(path, base_text):
+                WorkspaceFile.objects.filter(pk=pk).update(base_text=texts[path])
+                pending.files.append((pk, base_text, texts[path]))
 
 
 def _changes(
@@ -453,36 +468,55 @@ def _changes(
     prefix = f"{workspace.repository_folder}/" if workspace.repository_folder else ""
     existing = {entry.name: entry.object_id for entry in listing}
     present = texts.keys() | kept
-    gone = _eval_files_gone(repository, workspace, listing, present)
-    changes: dict[str, str | None] = {prefix + path: None for path in gone}
     rewritten = [path for path in published.case_ids if path in existing]
+    # The listing has no sizes (_listing): those of the few files that may be read, at once.
+    readable = {*rewritten, *(e.name for e in listing if e.name not in present)}
+    sizes = git_repository.blob_sizes(
+        repository, [entry.object_id for entry in listing if entry.name in readable]
+    )
+    gone = _eval_files_gone(repository, workspace, listing, present, sizes)
+    changes: dict[str, str | None] = {prefix + path: None for path in gone}
     wanted = {*rewritten, *gone}
-    for eval_file in _base_eval_files(repository, [e for e in listing if e.name in wanted]):
+    for eval_file in _base_eval_files(repository, [e for e in listing if e.name in wanted], sizes):
         published.note_deleted(eval_file, eval_file.path in texts)
     for path, text in texts.items():
         if path in kept and path in existing:
             continue
         content = text.encode("utf-8")
-        if existing.get(path) == _blob_id(content, len(existing.get(path, "0" * 40))):
+        if existing.get(path) == git_repository.blob_id(content, len(existing.get(path, "0" * 40))):
             continue
         changes[prefix + path] = git_repository.write_blob(repository, content)
     return changes
 
 
-def _still_at_base(workspace: Workspace, listing: list[git_repository.TreeEntry]) -> set[str]:
-    """The suites untouched since their base text (`untouched_since_base`) whose base text is
-    the base commit's file, byte for byte (a linked import reads the work tree, which may
-    hold changes never committed: those are published)."""
-    untouched = untouched_since_base(workspace)
+def _still_at_base(
+    workspace: Workspace, listing: list[git_repository.TreeEntry], states: SuiteStates
+) -> set[str]:
+    """The suites untouched since their base text whose base text is the base commit's
+    file, byte for byte (a linked import reads the work tree, which may hold changes never
+    committed: those are published). A settled suite's base blob (settled.py) says so
+    without its text being read."""
     existing = {entry.name: entry.object_id for entry in listing}
-    texts = workspace.suites.filter(path__in=untouched).values_list("path", "base_source_text")
-    return {
+    blobs = states.base_blobs
+    still = {path for path in states.untouched if existing.get(path, "") == blobs.get(path)}
+    # A suite settled before the repository's ids were SHA-256 is checked by its text.
+    unknown = [
+        path
+        for path in states.untouched
+        if path in existing and len(existing[path]) != len(blobs.get(path, ""))
+    ]
+    texts = workspace.suites.filter(path__in=unknown).values_list("path", "base_source_text")
+    return still | {
         path
         for path, text in texts.iterator(chunk_size=500)
         if text is not None
-        and path in existing
-        and existing[path] == _blob_id(text.encode("utf-8"), len(existing[path]))
+        and existing[path] == git_repository.blob_id(text.encode("utf-8"), len(existing[path]))
     }
+
+
+def _written(states: SuiteStates, still: set[str]) -> list[int]:
+    """The primary keys of the suites not `still` as of the base: those a publish writes."""
+    return [pk for pk, path in states.paths.items() if path not in still]
 
 
 def _eval_files_gone(
@@ -490,9 +524,10 @@ def _eval_files_gone(
     workspace: Workspace,
     listing: list[git_repository.TreeEntry],
     present: set[str],
+    sizes: dict[str, int],
 ) -> list[str]:
     """The eval files (and files of cases) of the base that the workspace no longer has
-    (`present`: the paths it has).
+    (`present`: the paths it has; `sizes`: of their blobs, by id).
 
     Only the base's files that the export does not write can be such files, and they are
     few: only those are read (discovered as a sync discovers a commit), not the repository.
@@ -505,7 +540,7 @@ def _eval_files_gone(
     if not candidates:
         return []
 
-    gone = [eval_file.path for eval_file in _base_eval_files(repository, candidates.values())]
+    gone = [e.path for e in _base_eval_files(repository, candidates.values(), sizes)]
     remaining = candidates.keys() - set(gone)
     # A reference names the file: only a base that holds a remaining file's name is decoded.
     names = {posixpath.basename(path) for path in remaining}
@@ -522,10 +557,10 @@ def _eval_files_gone(
 
 
 def _base_eval_files(
-    repository: Path, entries: Iterable[git_repository.TreeEntry]
+    repository: Path, entries: Iterable[git_repository.TreeEntry], sizes: dict[str, int]
 ) -> list[FoundEvalFile]:
     """The eval files among `entries` of the base commit (discovered as a sync discovers a
-    commit), reading only those entries."""
+    commit), reading only those entries (`sizes`: of their blobs, by id)."""
     by_path = {entry.name: entry for entry in entries}
     if not by_path:
         return []
@@ -534,7 +569,7 @@ def _base_eval_files(
         blobs = git_repository.read_blobs(repository, [by_path[p].object_id for p in paths])
         return {path: blobs[by_path[path].object_id] for path in paths}
 
-    tree = MappingTree({path: entry.size or 0 for path, entry in by_path.items()}, load)
+    tree = MappingTree({path: sizes[entry.object_id] for path, entry in by_path.items()}, load)
     return discover_tree(tree).eval_files
 
 
@@ -570,13 +605,8 @@ def _read_source_texts(repository: Path, workspace: Workspace) -> None:
 
 
 def _listing(repository: Any, commit: str, folder: str) -> list[git_repository.TreeEntry]:
-    return git_repository.list_files(repository, commit, folder)
-
-
-def _blob_id(content: bytes, length: int) -> str:
-    """The id git gives `content` as a blob (SHA-1 or SHA-256 by the repository's id length)."""
-    algorithm = hashlib.sha256 if length == 64 else hashlib.sha1
-    return algorithm(b"blob %d\0" % len(content) + content).hexdigest()
+    """The files of `commit` under `folder`, without their sizes (git reads only trees)."""
+    return git_repository.list_files(repository, commit, folder, sizes=False)
 
 
 def _message(title: str, result: PublishResult, approved_only: bool) -> str:

@@ -25,9 +25,11 @@ from ..profiles import SuiteProfile, profile_for_file, suite_profiles
 from ..workspaces.activity import record_activity
 from . import git as git_repository
 from . import pending_publish
+from .settled import ReadFiles, RecordingFiles, SettledChanged, settled_files, settles_alone
 from .three_way import Incoming, SyncReport, sync_workspace_files
 
 SYMBOLIC_LINK_MODE = "120000"
+ATTEMPTS = 3  # commits read again when a suite found settled was edited meanwhile
 
 
 class NotLinked(Exception):
@@ -42,6 +44,11 @@ class NotLinked(Exception):
 
 class RepositoryTooLarge(git_repository.GitError):
     """The files a sync would read add up to more than the limit; none was read."""
+
+
+class WorkspaceChanged(git_repository.GitError):
+    """Suites the sync did not read kept being edited while it read the commit; nothing was
+    synced."""
 
 
 @dataclass(frozen=True)
@@ -65,10 +72,15 @@ def repository_of(workspace: Workspace) -> Path:
 
 
 def commit_tree(
-    repository: Path, commit: str, folder: str, skipped: list[SkippedFile] | None = None
+    repository: Path,
+    commit: str,
+    folder: str,
+    skipped: list[SkippedFile] | None = None,
+    listed: list[git_repository.TreeEntry] | None = None,
 ) -> MappingTree:
-    """The files under `folder` of `commit` as a file tree; symbolic links and paths the path
-    rule refuses are left out, named (`MappingTree.left_out`).
+    """The files under `folder` of `commit` (`listed`, when listed already) as a file tree;
+    symbolic links and paths the path rule refuses are left out, named
+    (`MappingTree.left_out`).
 
     A file larger than AGENTV_REPOSITORY_FILE_MAX_BYTES is left out too (a YAML file or a
     config is added to `skipped`); when the YAML files and configs, read first, add up to more
@@ -78,7 +90,8 @@ def commit_tree(
     file_limit = min(settings.AGENTV_REPOSITORY_FILE_MAX_BYTES, MAX_BYTES)
     total_limit = settings.AGENTV_REPOSITORY_READ_MAX_BYTES
     entries: dict[str, git_repository.TreeEntry] = {}
-    listed = git_repository.list_files(repository, commit, folder)
+    if listed is None:
+        listed = git_repository.list_files(repository, commit, folder)
     links = [entry.name for entry in listed if entry.mode == SYMBOLIC_LINK_MODE]
     for entry in listed:
         if entry.mode == SYMBOLIC_LINK_MODE:
@@ -126,14 +139,25 @@ def read_commit(workspace: Workspace, ref: str | None = None) -> tuple[str, Inco
     repository = repository_of(workspace)
     commit = followed_commit(workspace) if ref is None else named_commit(repository, ref)
     over_limit: list[SkippedFile] = []
-    tree = commit_tree(repository, commit, workspace.repository_folder, over_limit)
-    found = discover_tree(tree, where=f"{workspace.repository_folder or '.'} at {commit[:12]}")
+    listed = git_repository.list_files(repository, commit, workspace.repository_folder)
+    tree = commit_tree(repository, commit, workspace.repository_folder, over_limit, listed)
+    # The suites known unchanged, with the files their cases read, are not read at all
+    # (settled.py): a check with nothing changed reads only what changed.
+    blobs = {entry.name: entry.object_id for entry in listed if tree.is_file(entry.name)}
+    settled = settled_files(workspace, blobs)
+    tree.leave_unread(settled)
+    where = f"{workspace.repository_folder or '.'} at {commit[:12]}"
+    found = discover_tree(tree, where=where, known=settled)
     if found.errors:
         raise ImportFailed(found.errors)
     unread = frozenset(file.path for file in over_limit)
     skipped = tree.left_out() + [(file.path, file.why) for file in over_limit]
-    texts = _stored_texts(found, tree, suite_profiles(workspace))
-    return commit, Incoming(found.eval_files, texts, unread=unread, skipped=skipped)
+    reads: dict[str, ReadFiles] = {}
+    texts = _stored_texts(found, tree, suite_profiles(workspace), reads)
+    incoming = Incoming(
+        found.eval_files, texts, unread=unread, skipped=skipped, settled=settled, reads=reads
+    )
+    return commit, incoming
 
 
 def followed_commit(workspace: Workspace) -> str:
@@ -178,10 +202,28 @@ def sync_repository(
     pending_publish.settle(workspace)
     if checked is not None:
         ref = _still_checked(workspace, checked)
-    progress(0, 2, "steps: reading the commit")
-    commit, incoming = read_commit(workspace, ref)
-    origin = f"the repository at {commit[:12]}"
-    progress(1, 2, "steps: comparing with the workspace")
+    for _ in range(ATTEMPTS):
+        progress(0, 2, "steps: reading the commit")
+        commit, incoming = read_commit(workspace, ref)
+        origin = f"the repository at {commit[:12]}"
+        progress(1, 2, "steps: comparing with the workspace")
+        try:
+            return commit, _apply(workspace, commit, incoming, origin, dry_run, actor)
+        except SettledChanged:
+            continue  # a suite not read was edited meanwhile: read the commit again
+    raise WorkspaceChanged(
+        "the workspace kept changing while syncing; nothing was synced: check for changes again"
+    )
+
+
+def _apply(
+    workspace: Workspace,
+    commit: str,
+    incoming: Incoming,
+    origin: str,
+    dry_run: bool,
+    actor: User | None,
+) -> SyncReport:
     with transaction.atomic():
         report = sync_workspace_files(workspace, incoming, origin, dry_run=dry_run, actor=actor)
         if not dry_run:
@@ -189,7 +231,7 @@ def sync_repository(
             workspace.base_commit = commit
             detail = f"{len(report.conflicts)} conflicts" if report.conflicts else ""
             record_activity(workspace, actor, ActivityRecord.Action.SYNCED, commit[:12], detail)
-    return commit, report
+    return report
 
 
 def _still_checked(workspace: Workspace, checked: str) -> str:
@@ -205,10 +247,14 @@ def _still_checked(workspace: Workspace, checked: str) -> str:
 
 
 def _stored_texts(
-    found: Discovery, tree: MappingTree, profiles: dict[str, SuiteProfile]
+    found: Discovery,
+    tree: MappingTree,
+    profiles: dict[str, SuiteProfile],
+    reads: dict[str, ReadFiles],
 ) -> dict[str, str]:
     """The texts an import would store: configs, the files cases read (by the profile of the
-    suite each file is, else the one its spelling gives it), CSV files."""
+    suite each file is, else the one its spelling gives it), CSV files. Every path the
+    cases of a suite that settles alone tried to read goes in `reads` (settled.py)."""
     texts: dict[str, str] = {}
     for path, source in found.configs.items():
         try:
@@ -220,7 +266,10 @@ def _stored_texts(
         contents = eval_file.contents
         profile = profiles.get(eval_file.path) or profile_for_file(contents.cases_key)
         header = headers.get(eval_file.referenced_by or "", contents.header)
-        texts.update(profile.files_read(eval_file, header, tree))
+        recording = RecordingFiles(tree, profile.name)
+        texts.update(profile.files_read(eval_file, header, recording))
+        if settles_alone(eval_file):
+            reads[eval_file.path] = recording.read
         if contents.format in READ_ONLY_FORMATS:
             text = tree.read_text(eval_file.path)
             if text is not None:

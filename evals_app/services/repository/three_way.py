@@ -21,10 +21,10 @@ from ...models import ActivityRecord, Case, Suite, Workspace, WorkspaceFile
 from ..cases.documents import case_row, read_digest_of, suite_row
 from ..cases.positions import FAR
 from ..cases.summaries import mark_workspace_stale
-from ..exports.suite_texts import untouched_since_base
 from ..review.revisions import ensure_base_revision, record_revision
 from ..review.workflow import dismiss_approval_on_edit
 from ..workspaces.activity import record_activity
+from .settled import ReadFiles, SettledSuite, check_still_settled, settle, suite_states
 
 UNCHANGED = "unchanged"
 UPDATED = "updated"
@@ -56,7 +56,9 @@ class Incoming:
     `complete` says the files are the whole workspace (a suite missing from them was removed);
     a single eval file is not. `skipped` names the files never read, with why (a symbolic link,
     a path the path rule refuses, a file over the size limit); `unread` are those a suite
-    may be at (over the size limit), which is then not removed.
+    may be at (over the size limit), which is then not removed. `settled` are the suites known
+    unchanged, not read (raising SettledChanged when one changed since), and `reads` the
+    files each suite's cases read, by path (settled.py).
     """
 
     eval_files: list[FoundEvalFile]
@@ -64,6 +66,8 @@ class Incoming:
     complete: bool = True
     unread: frozenset[str] = frozenset()
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    settled: dict[str, SettledSuite] = field(default_factory=dict)
+    reads: dict[str, ReadFiles] = field(default_factory=dict)
 
 
 @dataclass
@@ -129,13 +133,25 @@ def sync_workspace_files(
         Workspace.objects.select_for_update().get(pk=workspace.pk)
         writer = _Writer(workspace, report, actor, dry_run)
         writer.files(incoming.file_texts)
-        suites = {suite.path: suite for suite in workspace.suites.select_for_update()}
-        untouched = untouched_since_base(workspace)
+        check_still_settled(workspace, incoming.settled)
+        for settled in incoming.settled.values():
+            report.counts[UNCHANGED] += settled.cases
+        # A settled suite is not even loaded; texts only for the suites the files hold.
+        rows = workspace.suites.select_for_update().defer(*Suite.TEXTS)
+        if incoming.settled:
+            keys = workspace.suites.values_list("pk", "path")
+            rows = rows.filter(pk__in=[pk for pk, path in keys if path not in incoming.settled])
+        suites = {suite.path: suite for suite in rows}
+        _read_texts([suites[f.path] for f in incoming.eval_files if f.path in suites])
+        untouched = suite_states(workspace).untouched if incoming.eval_files else set()
+        came_in: list[int] = []
         for eval_file in incoming.eval_files:
             suite = suites.pop(eval_file.path, None)
             if suite is None:
-                writer.new_suite(eval_file)
-            elif suite.path in untouched and eval_file.text == suite.base_source_text:
+                came_in += writer.new_suite(eval_file)
+                continue
+            came_in.append(suite.pk)
+            if suite.path in untouched and eval_file.text == suite.base_source_text:
                 # Neither side changed the file since the base: every case is unchanged,
                 # which the rule would find case by case (docs/sync.md).
                 for parts in eval_file.contents.parts:
@@ -149,6 +165,10 @@ def sync_workspace_files(
                     writer.suite(suite, None)
         if report.changes_anything and not dry_run:
             mark_workspace_stale(workspace)
+        if not dry_run:
+            paths = dict(workspace.suites.filter(pk__in=came_in).values_list("path", "pk"))
+            reads = {paths[path]: read for path, read in incoming.reads.items() if path in paths}
+            settle(workspace, came_in, reads)
         if dry_run:
             transaction.set_rollback(True)
     return report
@@ -188,7 +208,8 @@ class _Writer:
             if not self.dry_run:
                 row.save(update_fields=["text", "base_text", "updated_at"])
 
-    def new_suite(self, eval_file: FoundEvalFile) -> None:
+    def new_suite(self, eval_file: FoundEvalFile) -> list[int]:
+        """Add the suite the files add, with its cases; its primary key (none in a dry run)."""
         self.report.suites_added.append(eval_file.path)
         contents = eval_file.contents
         suite = suite_row(contents, eval_file.path, eval_file.referenced_by or "")
@@ -206,8 +227,10 @@ class _Writer:
             row = case_row(document, position, parts)
             row.suite, row.base_document = suite, document
             rows.append(row)
-        if not self.dry_run:
-            Case.objects.bulk_create(rows, batch_size=1000)
+        if self.dry_run:
+            return []
+        Case.objects.bulk_create(rows, batch_size=1000)
+        return [suite.pk]
 
     def suite(self, suite: Suite, eval_file: FoundEvalFile | None) -> None:
         """The rule for the cases of one stored suite; `eval_file` None: the files removed it."""
@@ -390,6 +413,17 @@ class _Writer:
                 row.suite, row.base_document = suite, document
                 new_rows.append(row)
         Case.objects.bulk_create(new_rows, batch_size=1000)
+
+
+def _read_texts(suites: list[Suite]) -> None:
+    """Give `suites` (read without them) their texts, a few hundred suites a query."""
+    by_pk = {suite.pk: suite for suite in suites}
+    pks = list(by_pk)
+    for start in range(0, len(pks), 500):
+        texts = Suite.objects.filter(pk__in=pks[start : start + 500])
+        for pk, *values in texts.values_list("pk", *Suite.TEXTS):
+            for name, value in zip(Suite.TEXTS, values, strict=True):
+                setattr(by_pk[pk], name, value)
 
 
 def matching_id(case_id: str, base: dict[Any, Any] | None) -> str:
