@@ -11,3 +11,6 @@ class EvalsAppConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "evals_app"
     verbose_name = "AgentV evals"
+
+    def ready(self) -> None:
+        from .services.runs import checks  # noqa: F401  (registers the AgentV check)
