@@ -16,6 +16,7 @@ from .views import (
     members,
     repository,
     review,
+    runs,
     suite_settings,
     suite_upgrade,
     suites,
@@ -80,6 +81,7 @@ urlpatterns += [
     path(CASE, case_editor.case_editor, name="case_editor"),
     path(f"{CASE}preview/", case_editor.case_preview, name="case_preview"),
     path(f"{CASE}yaml/", case_editor.case_yaml, name="case_yaml"),
+    path(f"{CASE}run/", runs.case_run, name="case_run"),
     path(
         "w/<slug:slug>/suites/<id:suite_pk>/cases/paste/",
         case_editor.case_paste,
@@ -144,4 +146,10 @@ urlpatterns += [
     path("jobs/<id:job_pk>/", jobs.job_detail, name="job_detail"),
     path("jobs/<id:job_pk>/cancel/", jobs.job_cancel, name="job_cancel"),
     path("jobs/<id:job_pk>/export.zip", jobs.job_download, name="job_download"),
+]
+
+# Runs of cases with AgentV (docs/runs.md).
+urlpatterns += [
+    path("w/<slug:slug>/runs/<id:run_pk>/", runs.run_detail, name="run_detail"),
+    path("w/<slug:slug>/runs/<id:run_pk>/cancel/", runs.run_cancel, name="run_cancel"),
 ]

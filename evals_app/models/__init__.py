@@ -8,6 +8,7 @@ from .case import Case, ReviewStatus
 from .job import Job
 from .remote import RepositoryRemote
 from .review import Comment, CommentThread, Membership, ReviewEvent, Revision
+from .run import Run, RunResult
 from .workspace import Suite, Workspace, WorkspaceFile
 
 __all__ = [
@@ -22,6 +23,8 @@ __all__ = [
     "ReviewEvent",
     "ReviewStatus",
     "Revision",
+    "Run",
+    "RunResult",
     "Suite",
     "Workspace",
     "WorkspaceFile",

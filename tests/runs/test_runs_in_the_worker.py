@@ -1,0 +1,108 @@
+"""Runs in a real worker process: cancelled while AgentV runs, AgentV killed under it, and
+its private folder removed either way."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from evals_app.models import Job, Run
+from tests.workers import Worker, finished, wait_for
+
+from .conftest import JudgeServer, access_of, case_named, editor_of, workspace_of
+from .test_running_cases import RUBRIC
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def run_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Where the worker makes its runs' private folders (TMPDIR)."""
+    folders = tmp_path / "run-folders"
+    folders.mkdir()
+    monkeypatch.setenv("TMPDIR", str(folders))
+    return folders
+
+
+@pytest.fixture
+def worker(
+    tasks_in_the_database: Path,
+    judge_targets: JudgeServer,
+    run_folders: Path,
+    settings: object,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[Worker]:
+    """A worker whose settings (read from its environment) allow runs with the judge."""
+    monkeypatch.setenv("AGENTV_RUNS_ENABLED", "true")
+    monkeypatch.setenv("AGENTV_TARGETS_FILE", settings.AGENTV_TARGETS_FILE)  # type: ignore[attr-defined]
+    running = Worker(tasks_in_the_database)
+    running.start()
+    yield running
+    running.stop()
+
+
+def running_run(tmp_path: Path, judge: JudgeServer) -> Run:
+    """A run whose judge holds its answer back, once AgentV is waiting for it."""
+    from evals_app.services.runs.starting import start_run
+
+    judge.delay = 60
+    workspace = workspace_of(tmp_path / "workspace", RUBRIC)
+    case = case_named(workspace, "rubric")
+    run = start_run(
+        access_of(workspace, "editor"),
+        editor_of(workspace),
+        case.suite,
+        [(case, case.document)],
+        "graded-mock",
+    )
+    wait_for(run.job, lambda job: job.state == Job.State.RUNNING)
+    deadline_reached = wait_for(run.job, lambda job: bool(judge.requests) or job.finished)
+    assert not deadline_reached.finished, deadline_reached.error
+    return run
+
+
+def agentv_processes(folders: Path) -> list[int]:
+    """The process groups' leaders (AgentV) working in a run folder under `folders`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cwd = os.readlink(entry / "cwd")
+            leader = os.getpgid(int(entry.name)) == int(entry.name)
+        except OSError:
+            continue
+        if cwd.startswith(str(folders)) and leader:
+            found.append(int(entry.name))
+    return found
+
+
+def test_cancelling_a_running_run_stops_agentv_and_keeps_nothing(
+    tmp_path: Path, worker: Worker, judge_targets: JudgeServer, run_folders: Path
+) -> None:
+    from evals_app.services.runs.starting import cancel_run
+
+    run = running_run(tmp_path, judge_targets)
+    cancel_run(run)
+    job = finished(run.job)
+    assert job.state == Job.State.CANCELLED
+    assert not run.results.exists()
+    assert agentv_processes(run_folders) == []
+    assert list(run_folders.iterdir()) == []  # the private folder was removed
+
+
+def test_a_killed_agentv_is_a_clear_error(
+    tmp_path: Path, worker: Worker, judge_targets: JudgeServer, run_folders: Path
+) -> None:
+    run = running_run(tmp_path, judge_targets)
+    [agentv] = agentv_processes(run_folders)
+    os.kill(agentv, signal.SIGKILL)
+    job = finished(run.job)
+    assert job.state == Job.State.FAILED
+    assert job.error == "AgentV was killed (SIGKILL) before it finished."
+    assert not run.results.exists()
+    assert list(run_folders.iterdir()) == []
