@@ -70,6 +70,7 @@ urlpatterns += [
     path(f"{SUITE}upgrade/", suite_upgrade.suite_upgrade, name="suite_upgrade"),
     path(f"{SUITE}cases/new/", suites.case_create, name="case_create"),
     path(f"{SUITE}cases/selected/", case_bulk.case_bulk, name="case_bulk"),
+    path(f"{SUITE}run/", runs.suite_run, name="suite_run"),
     path(f"{SUITE}cases/<id:case_pk>/duplicate/", suites.case_duplicate, name="case_duplicate"),
     path(f"{SUITE}cases/<id:case_pk>/delete/", suites.case_delete, name="case_delete"),
     path(f"{SUITE}cases/<id:case_pk>/move/", suites.case_move, name="case_move"),

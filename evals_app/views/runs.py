@@ -5,23 +5,28 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
 
 from ..editor.case_drafts import CaseDraft, DraftFormError, DraftValueError
 from ..json_limits import JSONTooDeep
-from ..models import Case, Run
+from ..models import Case, Run, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.jobs.workers import notice_dead_workers
 from ..services.runs.agentv_cli import agentv_status
+from ..services.runs.listing import last_results, last_suite_run
 from ..services.runs.starting import RunRefused, cancel_run, run_refusal, start_run
 from ..services.runs.targets import TargetsFileError, offered_targets
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
 
 PAGE = "evals/run.html"
+MAX_SELECTED = 1000  # as for the suite page's other actions on the selected cases
 
 
 def run_panel_context(access: WorkspaceAccess, case: Case) -> dict[str, Any]:
@@ -50,6 +55,53 @@ def _latest_run_of(case: Case) -> Run | None:
         if [entry["case"] for entry in run.cases] == [case.pk]:
             return run
     return None
+
+
+def suite_run_context(access: WorkspaceAccess, suite: Suite, cases: list[Case]) -> dict[str, Any]:
+    """What the suite page shows of runs: the last run's pass rate, Run all and Run selected
+    (or why not), and each listed case's last result (as `case.last_run_result`)."""
+    refusal = run_refusal(access)
+    targets: list[str] = []
+    if not refusal:
+        try:
+            targets = [target.name for target in offered_targets()]
+        except TargetsFileError as error:
+            refusal = str(error)
+    results = last_results(cases)
+    for case in cases:
+        case.last_run_result = results.get(case.pk)  # type: ignore[attr-defined]
+    return {
+        "suite_run_refusal": refusal,
+        "suite_run_targets": targets,
+        "last_suite_run": last_suite_run(suite),
+    }
+
+
+@require_POST
+def suite_run(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResponse:
+    """Run every case of the suite (`scope=all`) or the selected ones (`cases`), as stored,
+    then show the run's page; a refusal is a message on the suite page."""
+    access = workspace_access(request.user, slug)
+    suite = get_object_or_404(access.workspace.suites, pk=suite_pk)
+    chosen = suite.cases.order_by("position")
+    if request.POST.get("scope") != "all":
+        selected = request.POST.getlist("cases")
+        if len(selected) > MAX_SELECTED or not all(pk.isdigit() for pk in selected):
+            return HttpResponseBadRequest("The selection is not a list of cases.")
+        chosen = chosen.filter(pk__in=[int(pk) for pk in selected])
+    cases = [(case, case.document) for case in chosen]
+    try:
+        run = start_run(
+            access, signed_in_user(request), suite, cases, request.POST.get("run_target", "")
+        )
+    except RunRefused as refusal:
+        messages.error(request, f"Not run: {refusal}")
+        target = reverse("suite_detail", args=[access.workspace.slug, suite.pk])
+    else:
+        target = run.get_absolute_url()
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
 
 
 @require_POST

@@ -22,6 +22,8 @@ ENDPOINTS = {
     ("put", "/api/v1/workspaces/{slug}/case"),
     ("post", "/api/v1/workspaces/{slug}/case/review"),
     ("get", "/api/v1/workspaces/{slug}/formatted"),
+    ("post", "/api/v1/workspaces/{slug}/case/run"),
+    ("get", "/api/v1/workspaces/{slug}/runs/{run_id}"),
 }
 
 

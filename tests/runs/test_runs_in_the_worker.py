@@ -106,3 +106,23 @@ def test_a_killed_agentv_is_a_clear_error(
     assert job.error == "AgentV was killed (SIGKILL) before it finished."
     assert not run.results.exists()
     assert list(run_folders.iterdir()) == []
+
+
+def test_a_suite_run_of_twenty_cases_shows_its_progress(tmp_path: Path, worker: Worker) -> None:
+    from evals_app.services.runs.starting import start_run
+
+    from .test_suite_runs import suite_of_twenty
+
+    workspace = suite_of_twenty(tmp_path / "workspace")
+    suite = workspace.suites.get()
+    cases = [(case, case.document) for case in suite.cases.order_by("position")]
+    run = start_run(access_of(workspace, "editor"), editor_of(workspace), suite, cases, "mock")
+    seen = set()
+    job = run.job
+    while not job.finished:
+        job = wait_for(job, lambda now: now.finished or (now.done, now.total) not in seen)
+        seen.add((job.done, job.total))
+    assert job.state == Job.State.DONE, job.error
+    assert (job.done, job.total, job.phrase) == (20, 20, "tests done")
+    assert (0, 20) in seen
+    assert run.results.count() == 20
