@@ -126,3 +126,36 @@ def test_a_suite_run_of_twenty_cases_shows_its_progress(tmp_path: Path, worker: 
     assert (job.done, job.total, job.phrase) == (20, 20, "tests done")
     assert (0, 20) in seen
     assert run.results.count() == 20
+
+
+def test_two_workers_share_the_queue_of_runs(
+    tmp_path: Path, tasks_in_the_database: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evals_app.services.runs.starting import start_run
+
+    from .test_suite_runs import suite_of_twenty
+
+    monkeypatch.setenv("AGENTV_RUNS_ENABLED", "true")
+    workspace = suite_of_twenty(tmp_path / "workspace")
+    suite = workspace.suites.get()
+    account = editor_of(workspace)
+    runs = [
+        start_run(access_of(workspace, "editor"), account, suite, [(case, case.document)], "mock")
+        for case in suite.cases.order_by("position")[:4]
+    ]
+    workers = [Worker(tasks_in_the_database), Worker(tasks_in_the_database)]
+    for worker in workers:
+        worker.start()
+    try:
+        jobs = [finished(run.job) for run in runs]
+    finally:
+        for worker in workers:
+            worker.stop()
+    assert [job.state for job in jobs] == [Job.State.DONE] * 4
+    assert len({job.worker for job in jobs}) == 2  # each worker ran some of them
+    assert sorted(Run.objects.values_list("results__verdict", flat=True)) == [
+        "fail",
+        "fail",
+        "fail",
+        "fail",
+    ]
