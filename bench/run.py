@@ -31,6 +31,7 @@ from .measure_files import (
 from .measure_pages import measure_pages
 from .measure_patterns import measure_patterns
 from .measure_repository import measure_repository
+from .measure_runs import measure_runs
 from .measure_sync import measure_sync
 from .measure_web import measure_web
 
@@ -45,6 +46,7 @@ class Sizes:
     page_requests: int
     load_seconds: float
     keystrokes: int
+    run_suite_cases: int  # the suite run with AgentV by two workers
 
 
 FULL = Sizes(
@@ -54,6 +56,7 @@ FULL = Sizes(
     page_requests=30,
     load_seconds=15,
     keystrokes=20,
+    run_suite_cases=200,
 )
 # Both sizes above one export chunk (500 cases), so the memory comparison still means something.
 QUICK = Sizes(
@@ -63,6 +66,7 @@ QUICK = Sizes(
     page_requests=10,
     load_seconds=3,
     keystrokes=5,
+    run_suite_cases=20,
 )
 WORKSPACE = "bench"
 TEXT_HEAVY_WORKSPACE = "bench-text-heavy"
@@ -83,6 +87,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     parser.add_argument("--no-browser", action="store_true", help="skip the Chromium figure")
     parser.add_argument(
+        "--only",
+        choices=["runs"],
+        help="only these figures (runs: a test and a suite run with AgentV, docs/runs.md)",
+    )
+    parser.add_argument(
         "--settings",
         default="agentv_web.settings",
         help="Django settings module (default: the app's own), to try a configuration change",
@@ -96,7 +105,11 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="agentv-bench-"))
     progress(f"working in {folder}")
     try:
-        figures = _run(folder, sizes, args.seed, args.settings, browser=not args.no_browser)
+        if args.only == "runs":
+            environment = prepare(folder, args.settings)
+            figures = measure_runs(environment, folder, sizes.run_suite_cases)
+        else:
+            figures = _run(folder, sizes, args.seed, args.settings, browser=not args.no_browser)
     finally:
         if args.keep:
             progress(f"kept {folder}")
@@ -135,6 +148,7 @@ def _run(folder: Path, sizes: Sizes, seed: int, settings: str, *, browser: bool)
         seconds=sizes.load_seconds,
         keystrokes=sizes.keystrokes if browser else 0,
     )
+    figures += measure_runs(environment, folder, sizes.run_suite_cases)
     return figures
 
 

@@ -29,6 +29,8 @@ class Run(models.Model):
     # The cases as they were run (the editor's draft, saved or not): [{"case": pk, "document"}].
     cases = OrderedJSONField(default=list)
     agentv_version = models.CharField(max_length=50, blank=True)
+    # How long AgentV itself ran: the rest of a run's time is the app's (docs/performance.md).
+    agentv_seconds = models.FloatField(null=True, blank=True)
     # When AgentV started: the runs of a workspace that count against its concurrency limit.
     started_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

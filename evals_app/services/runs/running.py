@@ -75,7 +75,7 @@ def run_cases(job: Job, progress: Progress) -> dict[str, Any]:
                 f"AgentV ended (exit code {printed.returncode}) without a result:\n{said}"
             )
         url = reverse("run_detail", args=[run.suite.workspace.slug, run.pk])
-        stored = _store(run, results, status.version)
+        stored = _store(run, results, status.version, printed.seconds)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     passed = sum(result.verdict == PASSED for result in stored)
@@ -105,7 +105,9 @@ def _wait_for_a_place(run: Run, progress: Progress) -> None:
         time.sleep(WAIT_SECONDS)
 
 
-def _store(run: Run, results: dict[str, TestResult], version: str) -> list[RunResult]:
+def _store(
+    run: Run, results: dict[str, TestResult], version: str, seconds: float
+) -> list[RunResult]:
     """One RunResult per case run, all in one transaction; a case AgentV said nothing of is
     an error that says so."""
     cases = {case.pk: case for case in Case.objects.filter(pk__in=[e["case"] for e in run.cases])}
@@ -151,5 +153,5 @@ def _store(run: Run, results: dict[str, TestResult], version: str) -> list[RunRe
             )
         )
     with transaction.atomic():
-        Run.objects.filter(pk=run.pk).update(agentv_version=version)
+        Run.objects.filter(pk=run.pk).update(agentv_version=version, agentv_seconds=seconds)
         return RunResult.objects.bulk_create(rows)
