@@ -123,6 +123,8 @@ def run_case(request: HttpRequest, slug: str, address: Query[CaseAddress], body:
 def read_run(request: HttpRequest, slug: str, run_id: int) -> Any:
     """A run's state, progress and, once done, each case's answers and grades."""
     access = access_to(request, slug, Capability.VIEW)
+    if not 0 < run_id < 2**63:  # no database column holds more; not a run of anyone's
+        return Status(404, Message(message=f"No run {run_id} in {access.workspace.name}."))
     run = Run.objects.filter(workspace=access.workspace, pk=run_id).select_related("job", "suite")
     found = run.first()
     if found is None:

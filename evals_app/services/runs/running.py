@@ -30,7 +30,9 @@ PASSED = RunResult.Verdict.PASS
 
 def run_cases(job: Job, progress: Progress) -> dict[str, Any]:
     """The job operation of a run: AgentV's results stored, or a clear error and nothing."""
-    run = Run.objects.select_related("suite__workspace").get(job=job)
+    run = Run.objects.select_related("suite__workspace").filter(job=job).first()
+    if run is None:
+        raise OperationRefused("The run was deleted (with its suite or workspace) before it ran.")
     status = agentv_status()
     if not status.usable:
         raise OperationRefused(status.problem)
