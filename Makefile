@@ -9,12 +9,14 @@ PORT ?= 8000
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/.venv
 
-.PHONY: run test test-postgres bench bench-quick setup lint typecheck pytest chromium git postgres clean
+.PHONY: run test test-postgres bench bench-quick setup lint typecheck pytest chromium git postgres node clean
 
 run: setup ## Set up, load the example workspace, print the login, serve on 127.0.0.1:$(PORT) with a worker
 	$(MANAGE) migrate --noinput
 	$(MANAGE) local_setup --address 127.0.0.1:$(PORT)
 	@# One worker beside the server for the long jobs (docs/jobs.md); Ctrl-C stops both.
+	@# Runs of tests with AgentV are on for this local setup (off by default: docs/runs.md).
+	export AGENTV_RUNS_ENABLED="$${AGENTV_RUNS_ENABLED:-true}"; \
 	$(MANAGE) db_worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(MANAGE) runserver 127.0.0.1:$(PORT)
@@ -30,7 +32,21 @@ bench: setup chromium git ## Every performance figure, one JSON line each (docs/
 bench-quick: setup chromium ## The same at a small size, as a smoke test (under a minute)
 	.venv/bin/python -m bench.run --quick $(ARGS)
 
-setup: .venv/.synced git
+setup: .venv/.synced git node_modules/.installed
+
+node: ## Debian's Node.js and npm, which run the AgentV CLI (docs/runs.md), installed when missing
+	@command -v npm >/dev/null || { \
+	  echo "Installing Debian's nodejs and npm packages for the AgentV CLI"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nodejs npm >/dev/null; \
+	}
+
+# The pinned AgentV CLI (package.json, package-lock.json) into node_modules/. `npm install
+# --no-save` installs the locked versions and leaves the lock as it is: `npm ci` refuses this
+# lock, which lacks the other platforms' builds of an optional dependency the registry omits.
+node_modules/.installed: package.json package-lock.json | node
+	npm install --no-save --no-audit --no-fund --loglevel=error
+	touch $@
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -71,4 +87,4 @@ pytest: setup
 	.venv/bin/pytest
 
 clean:
-	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis node_modules

@@ -168,6 +168,21 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # download. Several machines share it (e.g. a network folder), as they share the database.
 AGENTV_JOB_FILES_DIR = Path(os.environ.get("AGENTV_JOB_FILES_DIR", DATA_DIR / "jobs"))
 
+# Running tests with AgentV itself (docs/runs.md). The pinned CLI is node_modules/.bin/agentv
+# (`make setup`); AGENTV_COMMAND runs another one (e.g. "bun /src/agentv/apps/cli/src/cli.ts"),
+# split like a shell would. Runs execute what eval files name, so they are off until the
+# operator turns them on; graders and targets that run commands need a second switch.
+AGENTV_COMMAND = os.environ.get("AGENTV_COMMAND", "").strip() or str(
+    BASE_DIR / "node_modules" / ".bin" / "agentv"
+)
+AGENTV_RUNS_ENABLED = env_bool("AGENTV_RUNS_ENABLED", False)
+AGENTV_RUNS_ALLOW_COMMANDS = env_bool("AGENTV_RUNS_ALLOW_COMMANDS", False)
+# The operator's AgentV targets file: the only providers a run may use, besides the mock.
+AGENTV_TARGETS_FILE = os.environ.get("AGENTV_TARGETS_FILE", "").strip()
+AGENTV_RUN_TIME_LIMIT_SECONDS = env_int("AGENTV_RUN_TIME_LIMIT_SECONDS", 600, minimum=1)
+AGENTV_RUN_OUTPUT_LIMIT_BYTES = env_int("AGENTV_RUN_OUTPUT_LIMIT_BYTES", 20 * 2**20, minimum=1)
+AGENTV_RUNS_PER_WORKSPACE = env_int("AGENTV_RUNS_PER_WORKSPACE", 2, minimum=1)
+
 AUTHENTICATION_BACKENDS = [
     # First, as django-axes requires: it refuses a locked-out login before any password check.
     "axes.backends.AxesStandaloneBackend",

@@ -32,6 +32,7 @@ from .measure_large_suite import measure_large_suite
 from .measure_pages import measure_pages
 from .measure_patterns import measure_patterns
 from .measure_repository import measure_repository
+from .measure_runs import measure_runs
 from .measure_sync import measure_sync
 from .measure_web import measure_web
 
@@ -46,6 +47,7 @@ class Sizes:
     page_requests: int
     load_seconds: float
     keystrokes: int
+    run_suite_cases: int  # the suite run with AgentV by two workers
 
 
 FULL = Sizes(
@@ -55,6 +57,7 @@ FULL = Sizes(
     page_requests=30,
     load_seconds=15,
     keystrokes=20,
+    run_suite_cases=200,
 )
 # Both sizes above one export chunk (500 cases), so the memory comparison still means something.
 QUICK = Sizes(
@@ -64,11 +67,13 @@ QUICK = Sizes(
     page_requests=10,
     load_seconds=3,
     keystrokes=5,
+    run_suite_cases=20,
 )
 WORKSPACE = "bench"
 TEXT_HEAVY_WORKSPACE = "bench-text-heavy"
 SMALL_WORKSPACE = "bench-small"
 LARGE_SUITE_FIGURES = "large-suite"
+RUN_FIGURES = "runs"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,9 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=[LARGE_SUITE_FIGURES],
+        choices=[LARGE_SUITE_FIGURES, RUN_FIGURES],
         help=f"only one measurement: {LARGE_SUITE_FIGURES}, the pages of one suite of --cases "
-        "cases (search, sort, warnings), a long history, the API's list, the workspace list",
+        "cases (search, sort, warnings), a long history, the API's list, the workspace list; "
+        f"{RUN_FIGURES}, a test and a suite run with AgentV (docs/runs.md)",
     )
     parser.add_argument(
         "--database-url",
@@ -111,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         environment = prepare(folder, args.settings, args.database_url)
         if args.only == LARGE_SUITE_FIGURES:
             figures = _run_large_suite(folder, sizes, args.seed)
+        elif args.only == RUN_FIGURES:
+            figures = measure_runs(environment, folder, sizes.run_suite_cases)
         else:
             figures = _run(environment, folder, sizes, args.seed, browser=not args.no_browser)
     finally:
@@ -152,6 +160,7 @@ def _run(
         seconds=sizes.load_seconds,
         keystrokes=sizes.keystrokes if browser else 0,
     )
+    figures += measure_runs(environment, folder, sizes.run_suite_cases)
     return figures
 
 

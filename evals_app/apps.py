@@ -18,6 +18,7 @@ class EvalsAppConfig(AppConfig):
 
     def ready(self) -> None:
         post_migrate.connect(_repair_search_index, sender=self)
+        from .services.runs import checks  # noqa: F401  (registers the AgentV check)
 
 
 def _repair_search_index(using: str, **kwargs: Any) -> None:

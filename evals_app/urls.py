@@ -19,6 +19,7 @@ from .views import (
     repository,
     review,
     review_forms,
+    runs,
     suite_settings,
     suite_upgrade,
     suites,
@@ -72,6 +73,7 @@ urlpatterns += [
     path(f"{SUITE}upgrade/", suite_upgrade.suite_upgrade, name="suite_upgrade"),
     path(f"{SUITE}cases/new/", suites.case_create, name="case_create"),
     path(f"{SUITE}cases/selected/", case_bulk.case_bulk, name="case_bulk"),
+    path(f"{SUITE}run/", runs.suite_run, name="suite_run"),
     path(f"{SUITE}cases/<id:case_pk>/duplicate/", suites.case_duplicate, name="case_duplicate"),
     path(f"{SUITE}cases/<id:case_pk>/delete/", suites.case_delete, name="case_delete"),
     path(f"{SUITE}cases/<id:case_pk>/move/", suites.case_move, name="case_move"),
@@ -83,6 +85,7 @@ urlpatterns += [
     path(CASE, case_editor.case_editor, name="case_editor"),
     path(f"{CASE}preview/", case_editor.case_preview, name="case_preview"),
     path(f"{CASE}yaml/", case_editor.case_yaml, name="case_yaml"),
+    path(f"{CASE}run/", runs.case_run, name="case_run"),
     path(
         "w/<slug:slug>/suites/<id:suite_pk>/cases/paste/",
         case_editor.case_paste,
@@ -161,4 +164,10 @@ urlpatterns += [
     path("jobs/<id:job_pk>/", jobs.job_detail, name="job_detail"),
     path("jobs/<id:job_pk>/cancel/", jobs.job_cancel, name="job_cancel"),
     path("jobs/<id:job_pk>/export.zip", jobs.job_download, name="job_download"),
+]
+
+# Runs of cases with AgentV (docs/runs.md).
+urlpatterns += [
+    path("w/<slug:slug>/runs/<id:run_pk>/", runs.run_detail, name="run_detail"),
+    path("w/<slug:slug>/runs/<id:run_pk>/cancel/", runs.run_cancel, name="run_cancel"),
 ]

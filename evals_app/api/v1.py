@@ -22,7 +22,7 @@ from ninja import NinjaAPI, Swagger
 from ninja.parser import Parser
 
 from ..json_limits import load_json
-from . import assignments, cases, formatted, history, jobs, reviews, workspaces
+from . import assignments, cases, formatted, history, jobs, reviews, runs, workspaces
 from .auth import BearerToken
 from .errors import install_error_handlers
 
@@ -58,7 +58,7 @@ api = NinjaAPI(
     docs_decorator=csp_replace({"img-src": [SELF, "data:"]}),
 )
 install_error_handlers(api)
-for module in (workspaces, cases, reviews, assignments, history, formatted, jobs):
+for module in (workspaces, cases, reviews, assignments, history, formatted, jobs, runs):
     api.add_router("", module.router)
 
 

@@ -1,4 +1,4 @@
-"""A person's long operation (import, export, sync, publish, upgrade) run by the worker
+"""A person's long operation (import, export, sync, publish, upgrade, a run) run by the worker
 (docs/jobs.md)."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ class Job(models.Model):
         SYNC = "sync", "Apply the repository's changes"
         PUBLISH = "publish", "Publish"
         UPGRADE = "upgrade", "Upgrade a suite"
+        RUN = "run", "Run with AgentV"
 
     class State(models.TextChoices):
         QUEUED = "queued", "Queued"

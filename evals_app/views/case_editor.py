@@ -35,6 +35,7 @@ from ..services.profiles import profile_of
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
+from .runs import run_panel_context
 
 TEMPLATE = "evals/case_editor.html"
 
@@ -152,6 +153,7 @@ def _context(
     context["read_only"] = not access.can_edit or case.suite.read_only
     if preview:
         context.update(preview_context(formatter, case.suite, draft))
+        context.update(run_panel_context(access, case))
     return context
 
 

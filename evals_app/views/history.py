@@ -26,6 +26,7 @@ from ..services.review.document_diffs import document_diff
 from ..services.review.formatting_diffs import formatting_diffs
 from ..services.review.restoring import RestoreRefused, plan_restore, restore_revision
 from ..services.review.revisions import revision_page
+from ..services.runs.listing import case_results, verdict_changes
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
 
@@ -59,6 +60,7 @@ def _history_page(
         "page": page,
         "rows": rows,
         "error": error,
+        "run_results": case_results(case),
     }
     return render(request, "evals/case_history.html", context, status=422 if error else 200)
 
@@ -86,6 +88,7 @@ def case_compare(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: in
             context=1,
         ),
         "fields": field_changes(old.snapshot, new.snapshot),
+        "verdict_changes": verdict_changes(case, old.number, new.number),
         "tests": formatting_diffs(
             WorkspaceFormatter(access.workspace), case.suite, old.snapshot, new.snapshot
         ),

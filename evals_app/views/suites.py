@@ -40,6 +40,7 @@ from ..services.review.scores import (
 from ..services.suites.eval_files import case_file_references, page_of_cases, summarize_cases
 from .fragments import render_page
 from .htmx_request import HtmxHttpRequest
+from .runs import suite_run_context
 
 SUITE_PAGE = "evals/suite_detail.html"
 CASES_PER_PAGE = 50
@@ -200,4 +201,5 @@ def suite_context(
         # Whether the page offers upgrading it (docs/formats.md, "Upgrading to today's format").
         "older": profile_of(suite).is_older(suite),
         "conflicts": open_conflicts(workspace, suite),
+        **suite_run_context(access, suite, [summary.case for summary in summaries]),
     }

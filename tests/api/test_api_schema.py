@@ -38,6 +38,8 @@ ENDPOINTS = {
     ("get", "/api/v1/jobs/{job_id}"),
     ("post", "/api/v1/jobs/{job_id}/cancel"),
     ("get", "/api/v1/jobs/{job_id}/download"),
+    ("post", "/api/v1/workspaces/{slug}/case/run"),
+    ("get", "/api/v1/workspaces/{slug}/runs/{run_id}"),
 }
 
 

@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from evals_app.json_limits import MAX_JSON_DEPTH
-from evals_app.models import Case, Job, Workspace
+from evals_app.models import Case, Job, Run, Workspace
 from evals_app.services.workspaces.invitations import invitation_token
 from tests import factories
 from tests.html_forms import form_fields
@@ -132,6 +132,9 @@ def world() -> World:
         "token": invitation_token(space, "invited@example.com", "editor"),
         "job_pk": Job.objects.create(kind=Job.Kind.EXPORT, workspace=space, requested_by=owner).pk,
     }
+    run_job = Job.objects.create(kind=Job.Kind.RUN, requested_by=owner)
+    run = Run.objects.create(workspace=space, suite=suite, job=run_job, target="mock")
+    values.update(run_pk=run.pk, run_id=run.pk)
     return World(client, values, case)
 
 

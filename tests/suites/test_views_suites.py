@@ -469,8 +469,9 @@ def test_suite_page_queries_do_not_grow_with_the_number_of_cases(
     query: dict[str, str],
 ) -> None:
     for suite in small_and_large:
-        # the 10th: the suites to move cases to; the 11th: the reviewers to assign cases to
-        with django_assert_max_num_queries(11):
+        # the 10th: the suites to move cases to; the 11th: the reviewers to assign cases to;
+        # then the suite's last run with AgentV, and the last run result of each listed case.
+        with django_assert_max_num_queries(13):
             response = signed_in.get(url("suite_detail", suite), query)
         assert response.status_code == 200
 
@@ -480,8 +481,9 @@ def test_reordering_from_htmx_queries_do_not_grow_with_the_number_of_cases(
 ) -> None:
     for suite in small_and_large:
         # 16, one to record the move in the workspace's activity, one for the suites to move
-        # cases to, one for the review form, one for the reviewers to assign cases to.
-        with django_assert_max_num_queries(20):
+        # cases to, one for the review form, one for the reviewers to assign cases to, two for
+        # the runs with AgentV (the suite's last, each case's last result).
+        with django_assert_max_num_queries(22):
             response = signed_in.post(
                 url("case_move", suite, named(suite, "case-3")),
                 {"direction": "up"},

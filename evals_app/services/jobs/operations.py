@@ -25,6 +25,7 @@ from ..repository.publishing import PublishRefused
 from ..repository.remotes import fetch_remote, publish_and_push
 from ..repository.sync import NotLinked, sync_repository
 from ..repository.three_way import OUTCOME_KINDS
+from ..runs.running import run_cases
 from ..suites.upgrade import upgrade_suites
 from .progress import Progress
 from .running import Operation, OperationRefused
@@ -221,4 +222,5 @@ OPERATIONS: dict[str, Operation] = {
     Job.Kind.SYNC: apply_repository,
     Job.Kind.PUBLISH: publish,
     Job.Kind.UPGRADE: upgrade,
+    Job.Kind.RUN: run_cases,
 }
