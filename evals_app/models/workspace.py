@@ -117,6 +117,10 @@ class Suite(models.Model):
     # faithful_writing.documents_digest of what `source_text` reads as ("": not known), so
     # that an untouched suite is written as its text without reading the text again.
     source_digest = models.CharField(max_length=64, blank=True, default="")
+    # Bumped by a change that may alter how every case of the suite formats (guideline
+    # patterns, profile, path, top-level fields): a case's stored summary is current only at
+    # the suite's generation, and the worker brings them up to it (services/cases/summaries.py).
+    summary_generation = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

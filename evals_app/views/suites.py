@@ -24,9 +24,8 @@ from ..services.cases.list_changes import (
     duplicate_case,
     move_case,
 )
-from ..services.cases.work_list import refresh_suite_summaries
+from ..services.cases.summaries import pending_summaries
 from ..services.profiles import profile_of
-from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from ..services.repository.conflicts import open_conflicts
 from ..services.suites.eval_files import case_file_references, page_of_cases, summarize_cases
 from .fragments import render_page
@@ -153,13 +152,10 @@ def suite_context(
     """What the suite page shows: page `page` of the cases `list_form` asks for."""
     workspace = access.workspace
     listing = list_form.listing()
-    formatter = WorkspaceFormatter(workspace)
-    if listing.needs_summaries:
-        refresh_suite_summaries(formatter, suite)
     # A page of cases at a time: rendering a row costs far more than reading it, and a
     # suite of thousands of cases must still open at once.
     page_obj, total = page_of_cases(suite, listing, page, CASES_PER_PAGE)
-    summaries = summarize_cases(formatter, suite, page_obj.object_list)
+    summaries = summarize_cases(suite, page_obj.object_list)
     return {
         "workspace": workspace,
         "access": access,
@@ -171,6 +167,8 @@ def suite_context(
         # Evaluated only where the page offers moving cases (editors, a non-empty list).
         "move_targets": workspace.suites.exclude(pk=suite.pk).only("path", "workspace"),
         "summaries": summaries,
+        # Summaries the worker has yet to recompute: the page says so, never computes them.
+        "summaries_pending": pending_summaries(suite),
         "page_obj": page_obj,
         "total": total,
         "case_form": case_form or CaseForm(),

@@ -20,7 +20,8 @@ from tests.workload.generate import LONG_CASE_ID, generate_workspace
 
 pytestmark = pytest.mark.django_db
 
-SUITE_PAGE_QUERIES = 7  # session, user, workspace, suite, the page of cases, the files, conflicts
+# session, user, workspace, suite, the page of cases, the files, conflicts, summaries pending
+SUITE_PAGE_QUERIES = 8
 EDITOR_QUERIES = 12
 
 

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from evals_app.models import Case, Suite
+from evals_app.services.cases.summaries import refresh_workspace
 from evals_app.services.imports.folders import import_workspace
 from tests import factories
 
@@ -129,6 +130,7 @@ def test_a_case_that_cannot_be_formatted_is_listed_with_the_reason(
     broken = named(review, "triage")
     broken.document["input_messages"][0]["role"] = "narrator"  # stored before roles were checked
     Case.objects.filter(pk=broken.pk).update(document=broken.document, summary_current=False)
+    refresh_workspace(review.workspace_id)  # the worker's part
 
     response = signed_in.get(url("suite_detail", review))
 

@@ -24,6 +24,7 @@ from ..review.workflow import ReviewError, move
 from ..workspaces.activity import record_activity
 from .editing import save_case
 from .positions import close_gaps
+from .summaries import refresh_later
 from .tags import checked_tag, with_tag, without_tag
 
 
@@ -76,6 +77,8 @@ def move_cases(
             case.updated_at = now
         Case.objects.bulk_update(moving, ["suite", "position", "summary_current", "updated_at"])
         close_gaps(suite.cases.all(), left)
+        if moving:
+            refresh_later(suite.workspace_id)
         result.done = [case.case_id for case in moving]
         if moving:
             _record(suite, actor, "moved", moving, f"from {suite.path} to {target.path}", target)

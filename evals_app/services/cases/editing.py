@@ -19,6 +19,7 @@ from ...models import Case, Suite
 from ..review.revisions import ensure_base_revision, record_revision
 from ..review.workflow import dismiss_approval_on_edit
 from .documents import case_row
+from .summaries import refresh_case
 
 
 class CaseConflict(Exception):
@@ -92,6 +93,7 @@ def paste_case(suite: Suite, source: str, author: User | None = None) -> tuple[C
         last = suite.cases.aggregate(last=Max("position"))["last"]
         case = case_row(data, 0 if last is None else last + 1, parts)
         case.suite = suite
+        refresh_case(case, suite)
         case.save()
         record_revision(case, author, "created from pasted YAML", data)
         return case, True
@@ -161,7 +163,7 @@ def _replace_content(
     case.case_id = parts.case_id
     case.document = document
     case.version += 1
-    case.summary_current = False  # the suite page recomputes it (case_summaries)
+    refresh_case(case, case.suite)  # stored with it: the suite page never recomputes it
     case.save()
     record_revision(case, author, summary, document)
     dismiss_approval_on_edit(case, author)

@@ -19,6 +19,7 @@ from ...models import ActivityRecord, Case, ReviewStatus, Suite
 from ..review.revisions import record_revision
 from ..workspaces.activity import record_activity
 from .positions import shift_positions
+from .summaries import refresh_case
 
 Direction = Literal["up", "down"]
 
@@ -35,12 +36,14 @@ def create_case(suite: Suite, case_id: str, author: User | None = None) -> Case:
         _check_id(suite, case_id)
         last = suite.cases.aggregate(last=Max("position"))["last"]
         document = join_case(new_case_of(suite, case_id))
-        case = Case.objects.create(
+        case = Case(
             suite=suite,
             position=0 if last is None else last + 1,
             case_id=case_id,
             document=document,
         )
+        refresh_case(case, suite)
+        case.save(force_insert=True)
         record_revision(case, author, "created", document)
     return case
 
@@ -96,10 +99,10 @@ def duplicate_case(case: Case, author: User | None = None) -> Case:
         duplicate.position = original.position + 1
         duplicate.version = 1
         duplicate.status = ReviewStatus.DRAFT  # a copy is a new case: nobody reviewed it yet
-        duplicate.summary_current = False  # its warnings name the copy's id (case_summaries)
         parts = split_case(original.document)
         parts.case_id = duplicate.case_id
         duplicate.document = join_case(parts)
+        refresh_case(duplicate, suite)  # its warnings name the copy's id
         duplicate.save()
         summary = f"duplicated from {original.case_id}"
         record_revision(duplicate, author, summary, duplicate.document)

@@ -3,7 +3,7 @@
 A listing is what the page's query string says (`q`, `status`, `warnings`, `markers`,
 `conflicts`, `tag`, `sort`), so a filtered, sorted view of a suite is a URL that can be shared.
 The warnings and role-marker filters read the stored case summaries
-(services/case_summaries.py), brought up to date for the whole suite first.
+(services/cases/summaries.py) as they are: while the worker recomputes some, the page says so.
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ from django.db.models import Case as Choose
 from django.db.models import IntegerField, Q, QuerySet, Value, When
 
 from ...models import Case, ReviewStatus, Suite
-from ..profiles.workspace_formatter import WorkspaceFormatter
-from .summaries import refresh_summaries
 from .tags import cases_tagged
 
 WARNINGS = {"with": "With warnings", "without": "Without warnings"}
@@ -128,11 +126,6 @@ def ordered_cases(cases: QuerySet[Case], sort: str) -> QuerySet[Case]:
     else:
         return cases.order_by("position")
     return cases.order_by(f"-{field}" if descending else field, "position")
-
-
-def refresh_suite_summaries(formatter: WorkspaceFormatter, suite: Suite) -> None:
-    """Bring every out-of-date summary of the suite up to date (one query when none is)."""
-    refresh_summaries(formatter, suite, list(suite.cases.filter(summary_current=False)))
 
 
 def search_filter(query: str) -> Q:

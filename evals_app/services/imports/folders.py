@@ -25,6 +25,7 @@ from ...eval_files.reading import READ_ONLY_FORMATS
 from ...formatting.workspace_files import DirectoryFiles
 from ...models import Case, Suite, Workspace, WorkspaceFile
 from ..cases.documents import suite_row
+from ..cases.summaries import refresh_later
 from ..jobs.progress import Progress, no_progress
 from ..profiles import Summary, profile_for_file
 from ..repository import git as git_repository
@@ -309,6 +310,8 @@ def _store_suites(
             rows.append(row)
     names = CASE_COLUMNS + (SUMMARY_COLUMNS if summaries is not None else ())
     insert_rows(Case, names, rows)
+    if summaries is None:
+        refresh_later(workspace.pk)
     return len(rows)
 
 

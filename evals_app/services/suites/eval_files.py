@@ -16,11 +16,15 @@ from ...eval_files.dialects import referenced_file
 from ...eval_files.parts_2026 import TURNS_KEY
 from ...models import ActivityRecord, Case, CommentThread, Suite, Workspace
 from ...request_numbers import MAX_DATABASE_INTEGER, parse_number
-from ..cases.summaries import StoredFormatting, refresh_summaries, stored_formatting
+from ..cases.summaries import (
+    StoredFormatting,
+    is_current,
+    mark_suites_stale,
+    stored_formatting,
+)
 from ..cases.tags import tags_of
 from ..cases.work_list import CaseListing, listed_cases, ordered_cases
 from ..profiles import DEFAULT, SuiteProfile
-from ..profiles.workspace_formatter import WorkspaceFormatter
 from ..workspaces.activity import record_activity
 from ..workspaces.paths import check_path_free, clean_eval_path
 
@@ -67,7 +71,7 @@ def rename_suite(suite: Suite, path: str, actor: User | None = None) -> Suite:
         locked.save(update_fields=["path", "updated_at"])
         # File references resolve from the eval file's folder upward (docs/formatting.md),
         # so the same cases may find other files, or none, at the new path.
-        Case.objects.filter(suite=locked).update(summary_current=False)
+        mark_suites_stale(Suite.objects.filter(pk=locked.pk), locked.workspace_id)
         action = ActivityRecord.Action.SUITE_RENAMED
         record_activity(suite.workspace, actor, action, path, f"from {old_path}", suite=locked)
     suite.path = path
@@ -121,6 +125,8 @@ class CaseSummary:
     # Set instead of `formatted` when the stored case is not a valid eval case (e.g. no turns).
     problem: str = ""
     tags: tuple[str, ...] = ()
+    # False while the worker has yet to recompute it: the page says so instead of showing it.
+    current: bool = True
 
     @property
     def conversation_turns(self) -> int | None:
@@ -185,13 +191,9 @@ def _count(cases: QuerySet[Case]) -> Coalesce:
     return Coalesce(Subquery(counted), 0, output_field=IntegerField())
 
 
-def summarize_cases(
-    formatter: WorkspaceFormatter, suite: Suite, cases: Iterable[Case]
-) -> list[CaseSummary]:
-    """The stored summary of each case, recomputed first where it is out of date: the number
-    of queries does not grow with the number of cases."""
-    listed = list(cases)
-    refresh_summaries(formatter, suite, listed)
+def summarize_cases(suite: Suite, cases: Iterable[Case]) -> list[CaseSummary]:
+    """The stored summary of each case, as stored: one out of date is marked so, never
+    recomputed here (the worker does, services/cases/summaries.py)."""
     return [
         CaseSummary(
             case,
@@ -199,6 +201,7 @@ def summarize_cases(
             stored_formatting(case),
             case.format_problem,
             tuple(tags_of(case)),
+            is_current(case, suite),
         )
-        for case in listed
+        for case in cases
     ]
