@@ -15,6 +15,7 @@ import argparse
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from .measure_files import (
     measure_import_and_export,
     report_files,
 )
+from .measure_list_changes import measure_list_changes
 from .measure_pages import measure_pages
 from .measure_patterns import measure_patterns
 from .measure_repository import measure_repository
@@ -83,6 +85,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     parser.add_argument("--no-browser", action="store_true", help="skip the Chromium figure")
     parser.add_argument(
+        "--only",
+        choices=sorted(ALONE),
+        help="measure only these figures (with the workspace size --cases gives)",
+    )
+    parser.add_argument(
         "--settings",
         default="agentv_web.settings",
         help="Django settings module (default: the app's own), to try a configuration change",
@@ -96,7 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="agentv-bench-"))
     progress(f"working in {folder}")
     try:
-        figures = _run(folder, sizes, args.seed, args.settings, browser=not args.no_browser)
+        if args.only:
+            prepare(folder, args.settings)
+            figures = ALONE[args.only](sizes)
+        else:
+            figures = _run(folder, sizes, args.seed, args.settings, browser=not args.no_browser)
     finally:
         if args.keep:
             progress(f"kept {folder}")
@@ -106,6 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     if missed:
         progress(f"missed targets: {', '.join(missed)}")
     return 1 if missed else 0
+
+
+# Figures that need no generated workspace, which `--only` measures alone.
+ALONE: dict[str, Callable[[Sizes], list[Figure]]] = {
+    "list_changes": lambda sizes: measure_list_changes(sizes.cases),
+}
 
 
 def _run(folder: Path, sizes: Sizes, seed: int, settings: str, *, browser: bool) -> list[Figure]:
@@ -128,6 +145,7 @@ def _run(folder: Path, sizes: Sizes, seed: int, settings: str, *, browser: bool)
         environment, (SMALL_WORKSPACE, sizes.small_cases), (WORKSPACE, sizes.cases), folder / "out"
     )
     figures += measure_pages(workspace, WORKSPACE, sizes.page_requests)
+    figures += measure_list_changes(sizes.cases)
     figures += measure_web(
         environment,
         workspace,

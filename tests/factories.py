@@ -100,7 +100,8 @@ def case(
 ) -> Case:
     """A case appended to `suite`, spelled as the seeds' files are; each turn is (role, text) —
     one user turn by default. `document` keys (e.g. `expected_messages=[...]`) may be given."""
-    position = suite.cases.count()
+    last = suite.cases.order_by("-position").values_list("position", flat=True).first()
+    position = 0 if last is None else last + 1  # after any case, imported ones GAP apart too
     messages = [
         {"role": role, "content": text}
         for role, text in (turns or [("user", f"Question of {case_id}")])

@@ -25,6 +25,7 @@ from ..services.cases.list_changes import (
     move_case,
 )
 from ..services.cases.summaries import pending_summaries
+from ..services.cases.work_list import places_on_page
 from ..services.profiles import profile_of
 from ..services.repository.conflicts import open_conflicts
 from ..services.suites.eval_files import case_file_references, page_of_cases, summarize_cases
@@ -155,7 +156,9 @@ def suite_context(
     # A page of cases at a time: rendering a row costs far more than reading it, and a
     # suite of thousands of cases must still open at once.
     page_obj, total = page_of_cases(suite, listing, page, CASES_PER_PAGE)
-    summaries = summarize_cases(suite, page_obj.object_list)
+    cases = list(page_obj.object_list)
+    places = places_on_page(suite, listing, cases, page_obj.start_index())
+    summaries = summarize_cases(suite, cases, places)
     return {
         "workspace": workspace,
         "access": access,

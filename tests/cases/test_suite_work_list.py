@@ -127,7 +127,8 @@ def test_the_summary_filters_say_when_summaries_wait_for_the_worker_and_compute_
         html = signed_in.get(page_url(work), {"markers": "markers"}).content.decode()
 
     assert "Warnings and role markers are being recomputed: until they are, this filter" in html
-    assert not [query for query in queries if not query["sql"].startswith("SELECT")]
+    writes = ("INSERT", "UPDATE", "DELETE")
+    assert not [query for query in queries if query["sql"].lstrip("(").startswith(writes)]
     assert list(Case.objects.values_list("pk", "updated_at", "summary_generation")) == rows
     refresh_workspace(work.workspace_id)
     html = signed_in.get(page_url(work), {"markers": "markers"}).content.decode()

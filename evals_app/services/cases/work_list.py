@@ -9,12 +9,14 @@ The warnings and role-marker filters read the stored case summaries
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from django.db.models import Case as Choose
 from django.db.models import IntegerField, Q, QuerySet, Value, When
 
 from ...models import Case, ReviewStatus, Suite
+from .positions import places_of
 from .tags import cases_tagged
 
 WARNINGS = {"with": "With warnings", "without": "Without warnings"}
@@ -141,3 +143,15 @@ def _matching(query: str) -> Q:
     # quotes, backslashes and line breaks in it match too.
     as_json = json.dumps(query, ensure_ascii=False)[1:-1]
     return Q(case_id__icontains=query) | Q(document__icontains=as_json)
+
+
+def places_on_page(
+    suite: Suite, listing: CaseListing, cases: Sequence[Case], first: int
+) -> list[int]:
+    """The place in the suite (1, 2, 3, …) of each of `cases`, a page of `listing` whose first
+    row is the `first` of the list: counted from the page in the suite's own order, else read
+    from the suite's positions (one query)."""
+    if listing.in_suite_order:
+        return list(range(first, first + len(cases)))
+    found = places_of(suite.cases.all(), [case.position for case in cases])
+    return [found[case.position] for case in cases]

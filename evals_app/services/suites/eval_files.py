@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -127,6 +127,8 @@ class CaseSummary:
     tags: tuple[str, ...] = ()
     # False while the worker has yet to recompute it: the page says so instead of showing it.
     current: bool = True
+    # Its place in the suite's order (1, 2, 3, …): positions have gaps (cases/positions.py).
+    place: int = 0
 
     @property
     def conversation_turns(self) -> int | None:
@@ -191,9 +193,13 @@ def _count(cases: QuerySet[Case]) -> Coalesce:
     return Coalesce(Subquery(counted), 0, output_field=IntegerField())
 
 
-def summarize_cases(suite: Suite, cases: Iterable[Case]) -> list[CaseSummary]:
+def summarize_cases(
+    suite: Suite, cases: Sequence[Case], places: Sequence[int] = ()
+) -> list[CaseSummary]:
     """The stored summary of each case, as stored: one out of date is marked so, never
-    recomputed here (the worker does, services/cases/summaries.py)."""
+    recomputed here (the worker does, services/cases/summaries.py); `places` are the cases'
+    places in the suite, in the same order."""
+    places = places or [0] * len(cases)
     return [
         CaseSummary(
             case,
@@ -202,6 +208,7 @@ def summarize_cases(suite: Suite, cases: Iterable[Case]) -> list[CaseSummary]:
             case.format_problem,
             tuple(tags_of(case)),
             is_current(case, suite),
+            place,
         )
-        for case in cases
+        for case, place in zip(cases, places, strict=True)
     ]
