@@ -15,6 +15,7 @@ import argparse
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from .measure_files import (
     report_files,
 )
 from .measure_large_suite import measure_large_suite
+from .measure_list_changes import measure_list_changes
 from .measure_pages import measure_pages
 from .measure_patterns import measure_patterns
 from .measure_repository import measure_repository
@@ -88,10 +90,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=[LARGE_SUITE_FIGURES, RUN_FIGURES],
+        choices=[LARGE_SUITE_FIGURES, RUN_FIGURES, *sorted(ALONE)],
         help=f"only one measurement: {LARGE_SUITE_FIGURES}, the pages of one suite of --cases "
         "cases (search, sort, warnings), a long history, the API's list, the workspace list; "
-        f"{RUN_FIGURES}, a test and a suite run with AgentV (docs/runs.md)",
+        f"{RUN_FIGURES}, a test and a suite run with AgentV (docs/runs.md); list_changes, "
+        "duplicating and deleting a case in a suite of --cases cases",
     )
     parser.add_argument(
         "--database-url",
@@ -119,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
             figures = _run_large_suite(folder, sizes, args.seed)
         elif args.only == RUN_FIGURES:
             figures = measure_runs(environment, folder, sizes.run_suite_cases)
+        elif args.only in ALONE:
+            figures = ALONE[args.only](sizes)
         else:
             figures = _run(environment, folder, sizes, args.seed, browser=not args.no_browser)
     finally:
@@ -130,6 +135,12 @@ def main(argv: list[str] | None = None) -> int:
     if missed:
         progress(f"missed targets: {', '.join(missed)}")
     return 1 if missed else 0
+
+
+# Figures that need no generated workspace, which `--only` measures alone.
+ALONE: dict[str, Callable[[Sizes], list[Figure]]] = {
+    "list_changes": lambda sizes: measure_list_changes(sizes.cases),
+}
 
 
 def _run(
@@ -153,6 +164,7 @@ def _run(
         environment, (SMALL_WORKSPACE, sizes.small_cases), (WORKSPACE, sizes.cases), folder / "out"
     )
     figures += measure_pages(workspace, WORKSPACE, sizes.page_requests)
+    figures += measure_list_changes(sizes.cases)
     figures += measure_web(
         environment,
         workspace,

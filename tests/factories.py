@@ -26,6 +26,11 @@ from evals_app.models import (
 )
 from evals_app.services.api_tokens import create_token
 from evals_app.services.cases.editing import save_case
+from evals_app.services.cases.summaries import (
+    SUMMARY_FIELDS,
+    pending_summaries,
+    refresh_case,
+)
 from evals_app.services.imports.folders import import_workspace
 from evals_app.services.review.revisions import record_revision
 
@@ -95,7 +100,8 @@ def case(
 ) -> Case:
     """A case appended to `suite`, spelled as the seeds' files are; each turn is (role, text) —
     one user turn by default. `document` keys (e.g. `expected_messages=[...]`) may be given."""
-    position = suite.cases.count()
+    last = suite.cases.order_by("-position").values_list("position", flat=True).first()
+    position = 0 if last is None else last + 1  # after any case, imported ones GAP apart too
     messages = [
         {"role": role, "content": text}
         for role, text in (turns or [("user", f"Question of {case_id}")])
@@ -105,9 +111,11 @@ def case(
     names = {field.name for field in Case._meta.concrete_fields} - {"case_id", "document"}
     columns = {key: fields.pop(key) for key in list(fields) if key in names}
     document = {"id": case_id, "outcome": outcome, "input_messages": messages, **fields}
-    return Case.objects.create(
-        suite=suite, position=position, case_id=case_id, document=document, **columns
-    )
+    made = Case(suite=suite, position=position, case_id=case_id, document=document, **columns)
+    if not columns.keys() & set(SUMMARY_FIELDS):
+        refresh_case(made, suite)  # as the app's own saves store it
+    made.save(force_insert=True)
+    return made
 
 
 def attach_file(case: Case, value: str) -> Case:
@@ -117,9 +125,14 @@ def attach_file(case: Case, value: str) -> Case:
     content = first["content"]
     blocks = [{"type": "text", "value": content}] if isinstance(content, str) else content
     first["content"] = [*blocks, {"type": "file", "value": value}]
-    case.summary_current = False
+    refresh_case(case, case.suite)
     case.save()
     return case
+
+
+def summaries_pending(suite: Suite) -> bool:
+    """Whether some case summaries of `suite` (as stored now) wait for the worker."""
+    return pending_summaries(Suite.objects.get(pk=suite.pk))
 
 
 def workspace_file(workspace: Workspace, path: str, text: str = "Some text.\n") -> WorkspaceFile:

@@ -140,11 +140,11 @@ def _slot_anchors(posted: Mapping[str, str] | None, turns: list[tuple[str, int, 
 
 
 def _neighbours(case: Case) -> tuple[Case | None, Case | None]:
-    """The cases before and after `case` in its suite (one query)."""
-    around = {
-        neighbour.position: neighbour
-        for neighbour in Case.objects.filter(
-            suite_id=case.suite_id, position__in=[case.position - 1, case.position + 1]
-        ).only("pk", "case_id", "position", "suite_id")
-    }
-    return around.get(case.position - 1), around.get(case.position + 1)
+    """The cases before and after `case` in its suite (positions have gaps: two queries, each
+    one step along the index)."""
+    siblings = Case.objects.filter(suite_id=case.suite_id).only(
+        "pk", "case_id", "position", "suite_id"
+    )
+    before = siblings.filter(position__lt=case.position).order_by("-position").first()
+    after = siblings.filter(position__gt=case.position).order_by("position").first()
+    return before, after

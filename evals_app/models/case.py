@@ -36,10 +36,12 @@ class Case(models.Model):
     )
     updated_at = models.DateTimeField(auto_now=True)
     # How the case formats (lm mode), as the suite page lists it: stored, because formatting a
-    # thousand cases on every view of the page would take seconds. Whatever changes the case or
-    # its workspace's files or guideline patterns clears `summary_current`, and the suite page
-    # recomputes such summaries before listing them (services/case_summaries.py).
+    # thousand cases on every view of the page would take seconds. A save of the case stores
+    # its new summary; a change of the workspace's files clears `summary_current`, one of the
+    # whole suite bumps the suite's `summary_generation`, and the worker recomputes what is out
+    # of date (services/cases/summaries.py). A GET never does.
     summary_current = models.BooleanField(default=False)
+    summary_generation = models.PositiveIntegerField(default=0)
     input_turns = models.PositiveIntegerField(default=0)
     role_markers = models.BooleanField(null=True, default=None)
     marker_reason = models.TextField(blank=True, default="")
@@ -82,6 +84,9 @@ class Case(models.Model):
                 condition=models.Q(role_markers__isnull=False) & ~models.Q(format_warnings=[]),
                 name="case_with_warnings",
             ),
+            # How the suite page and the worker find the summaries that are out of date, at once.
+            models.Index(fields=["suite", "summary_current"], name="case_summary_current"),
+            models.Index(fields=["suite", "summary_generation"], name="case_summary_generation"),
             # Every suite page lists the suite's open conflicts with the repository.
             models.Index(
                 fields=["suite", "position"],

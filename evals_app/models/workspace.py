@@ -125,6 +125,10 @@ class Suite(models.Model):
     settled_stamp = models.CharField(max_length=64, blank=True, default="")
     base_blob = models.CharField(max_length=64, blank=True, default="")
     base_reads = OrderedJSONField(null=True, blank=True, default=None)
+    # Bumped by a change that may alter how every case of the suite formats (guideline
+    # patterns, profile, path, top-level fields): a case's stored summary is current only at
+    # the suite's generation, and the worker brings them up to it (services/cases/summaries.py).
+    summary_generation = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

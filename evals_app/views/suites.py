@@ -25,9 +25,9 @@ from ..services.cases.list_changes import (
     duplicate_case,
     move_case,
 )
-from ..services.cases.work_list import refresh_suite_summaries
+from ..services.cases.summaries import pending_summaries
+from ..services.cases.work_list import places_on_page
 from ..services.profiles import profile_of
-from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from ..services.repository.conflicts import open_conflicts
 from ..services.review.assignments import reviewers_of
 from ..services.review.criteria import review_form
@@ -168,15 +168,14 @@ def suite_context(
     if blind:
         # Cases by their scores would tell a blind reviewer what others said.
         listing = replace(listing, score="")
-    formatter = WorkspaceFormatter(workspace)
-    if listing.needs_summaries:
-        refresh_suite_summaries(formatter, suite)
     # A page of cases at a time: rendering a row costs far more than reading it, and a
     # suite of thousands of cases must still open at once.
     page_obj, total = page_of_cases(suite, listing, page, CASES_PER_PAGE)
-    summaries = summarize_cases(formatter, suite, page_obj.object_list)
+    cases = list(page_obj.object_list)
+    places = places_on_page(suite, listing, cases, page_obj.start_index())
+    summaries = summarize_cases(suite, cases, places)
     # The review form's answers, but none a blind reviewer may not see yet.
-    hidden = blind_to(access, page_obj) if blind else set()
+    hidden = blind_to(access, cases) if blind else set()
     return {
         "show_scores": bool(criteria),
         "score_choices": [] if blind else score_filter_choices(criteria),
@@ -194,6 +193,8 @@ def suite_context(
         # Evaluated only where the page offers moving cases (editors, a non-empty list).
         "move_targets": workspace.suites.exclude(pk=suite.pk).only("path", "workspace"),
         "summaries": summaries,
+        # Summaries the worker has yet to recompute: the page says so, never computes them.
+        "summaries_pending": pending_summaries(suite),
         "page_obj": page_obj,
         "total": total,
         "case_form": case_form or CaseForm(),

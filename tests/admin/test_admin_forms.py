@@ -221,16 +221,16 @@ def test_invalid_json_is_refused_with_a_message_and_nothing_saved(
     assert stored_values(suite) == before
 
 
+@pytest.mark.usefixtures("tasks_in_the_database")
 def test_a_config_saved_in_the_admin_marks_the_case_summaries_out_of_date(
     signed_in: Client, one_of_each: dict[type[Model], Model]
 ) -> None:
     config = factories.workspace_file(
         one_of_each[Workspace], ".agentv/config.yaml", "$schema: agentv-config-v2\n"
     )
-    Case.objects.update(summary_current=True)
     form = rendered_form(signed_in, config)
 
     text = "$schema: agentv-config-v2\nguideline_patterns: ['**/*.md']\n"
     signed_in.post(change_url(config), {**form, "text": text})
 
-    assert not Case.objects.filter(summary_current=True).exists()
+    assert factories.summaries_pending(one_of_each[Suite])

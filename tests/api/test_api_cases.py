@@ -176,7 +176,7 @@ def test_a_save_based_on_an_older_version_is_a_conflict_with_what_differs(team: 
 
 
 def test_a_conflicts_differences_are_named_in_the_suites_spelling(team: Team) -> None:
-    today = suite(team.workspace, "evals/today.eval.yaml", cases_key="tests", profile="2026")
+    today = suite(team.workspace, "evals/today.eval.yaml", cases_key="tests", profile="agentv-2026")
     stored = {"id": "t1", "criteria": "Old.", "input": "Hi"}
     Case.objects.create(suite=today, position=0, case_id="t1", document=stored)
     api = team.as_role("editor")

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from evals_app.eval_files.case_parts import split_case
 from evals_app.eval_files.json_text import decode_json
 from evals_app.models import Case, ReviewStatus, Workspace
+from evals_app.services.cases.positions import GAP
 from evals_app.services.cases.reading import document_batches, stored_cases
 from evals_app.services.cases.summaries import SUMMARY_FIELDS, refresh_summaries
 from evals_app.services.imports.folders import import_workspace
@@ -47,7 +48,8 @@ def test_the_cases_of_many_suites_read_in_batches_are_each_suites_cases_in_order
     example_root: Path, batch_size: int, approved_only: bool
 ) -> None:
     workspace = import_workspace(example_root, "Examples").workspace
-    Case.objects.filter(suite__workspace=workspace, position=1).update(status=ReviewStatus.APPROVED)
+    second = Case.objects.filter(suite__workspace=workspace, position=GAP)  # of each suite
+    second.update(status=ReviewStatus.APPROVED)
     case_filter = {"status": ReviewStatus.APPROVED} if approved_only else {}
     ordered = workspace.suites.order_by("path")
 

@@ -8,11 +8,15 @@ from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from evals_app.models import Case, ReviewStatus, Suite
+from evals_app.services.cases.summaries import refresh_workspace
 from evals_app.services.cases.tags import case_tags, cases_tagged
+from evals_app.services.workspaces.configs import set_guideline_patterns
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -61,6 +65,7 @@ def work(db: None) -> Suite:
         },
         status=ReviewStatus.CHANGES_REQUESTED,
     )
+    refresh_workspace(team.pk)  # what the worker does for delta, stored without a summary
     return suite
 
 
@@ -111,14 +116,37 @@ def test_filtering_by_role_marker_decision(
     assert listed(signed_in, work, markers=markers) == expected
 
 
-def test_the_summary_filters_bring_stale_summaries_up_to_date_first(
+@pytest.mark.usefixtures("tasks_in_the_database")
+def test_the_summary_filters_say_when_summaries_wait_for_the_worker_and_compute_none(
     signed_in: Client, work: Suite
 ) -> None:
-    # Nobody has opened the suite page yet: no case has a summary.
-    assert not work.cases.filter(summary_current=True).exists()
+    set_guideline_patterns(work.workspace, "**/*.md")  # every summary out of date
+    rows = list(Case.objects.values_list("pk", "updated_at", "summary_generation"))
 
+    with CaptureQueriesContext(connection) as queries:
+        html = signed_in.get(page_url(work), {"markers": "markers"}).content.decode()
+
+    assert "Warnings and role markers are being recomputed: until they are, this filter" in html
+    writes = ("INSERT", "UPDATE", "DELETE")
+    assert not [query for query in queries if query["sql"].lstrip("(").startswith(writes)]
+    assert list(Case.objects.values_list("pk", "updated_at", "summary_generation")) == rows
+    refresh_workspace(work.workspace_id)
+    html = signed_in.get(page_url(work), {"markers": "markers"}).content.decode()
+    assert "being recomputed" not in html
     assert listed(signed_in, work, markers="markers", status="in_review") == ["bravo"]
-    assert not work.cases.filter(summary_current=False).exists()
+
+
+@pytest.mark.usefixtures("tasks_in_the_database")
+def test_a_case_whose_summary_waits_for_the_worker_says_so_in_its_row(
+    signed_in: Client, work: Suite
+) -> None:
+    Case.objects.filter(case_id="charlie").update(summary_current=False)
+
+    response = signed_in.get(page_url(work))
+
+    rows = {summary.case.case_id: summary.current for summary in response.context["summaries"]}
+    assert rows == {"alpha": True, "bravo": True, "charlie": False, "delta": True}
+    assert response.content.decode().count('<span class="muted">being recomputed</span>') == 2
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
-"""A suite's list of cases changed from many threads at once keeps its positions 0, 1, 2, …
+"""A suite's list of cases changed from many threads at once keeps its positions unique.
 
 Every change locks the suite row first (STYLE.md, "Ordered children"); without that, two
-renumberings interleave and the unique (suite, position) constraint fails or a gap appears.
+changes that make room or swap positions interleave and the unique (suite, position)
+constraint fails.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def edit_the_list(suite: Suite, worker: int) -> str:
     return copy.case_id
 
 
-def test_concurrent_adds_copies_and_moves_keep_positions_unique_and_contiguous(
+def test_concurrent_adds_copies_and_moves_keep_positions_unique(
     suite: Suite,
 ) -> None:
     results = run_together(
@@ -51,8 +52,8 @@ def test_concurrent_adds_copies_and_moves_keep_positions_unique_and_contiguous(
 
     assert all(isinstance(copy_id, str) for copy_id in results), results
     rows = list(Case.objects.filter(suite=suite).values_list("position", "case_id"))
-    positions = sorted(position for position, _ in rows)
-    assert positions == list(range(3 + 2 * WORKERS))
+    positions = [position for position, _ in rows]
+    assert len(set(positions)) == len(positions) == 3 + 2 * WORKERS
     ids = {case_id for _, case_id in rows}
     assert ids == {"a", "b", "c"} | {f"added-by-{w}" for w in range(WORKERS)} | set(results)
 

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from evals_app.models import Case, ReviewStatus, Workspace
+from evals_app.services.cases.positions import GAP
 from evals_app.services.exports import batches as export_batches
 from evals_app.services.exports import exporting
 from evals_app.services.exports import files as export_files
@@ -56,7 +57,7 @@ def test_workers_write_exactly_what_one_process_writes(
     root: Path, approved_only: bool, tmp_path: Path
 ) -> None:
     workspace = import_workspace(root, "Workspace").workspace
-    Case.objects.filter(position=1).update(status=ReviewStatus.APPROVED)
+    Case.objects.filter(position=GAP).update(status=ReviewStatus.APPROVED)  # each second case
 
     alone = export_workspace(workspace, tmp_path / "one", jobs=1, approved_only=approved_only)
     shared = export_workspace(workspace, tmp_path / "two", jobs=2, approved_only=approved_only)

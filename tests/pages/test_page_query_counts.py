@@ -20,8 +20,8 @@ from tests.workload.generate import LONG_CASE_ID, generate_workspace
 
 pytestmark = pytest.mark.django_db
 
-SUITE_PAGE_QUERIES = 9  # session, user, workspace, suite, the page of cases, files, conflicts,
-# the review form, the reviewers an owner may assign cases to
+SUITE_PAGE_QUERIES = 10  # session, user, workspace, suite, the page of cases, files, conflicts,
+# summaries pending, the review form, the reviewers an owner may assign cases to
 EDITOR_QUERIES = 13  # with the review form, its rules, the reviews and the assignments
 
 

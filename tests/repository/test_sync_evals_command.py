@@ -203,10 +203,9 @@ def test_cases_only_the_app_has_stay_after_their_predecessor(
 ) -> None:
     suite = workspace.suites.get()
     factories.case(suite, "mine")  # made in the app, at the end: after "three"
-    Case.objects.filter(case_id="mine").update(position=99)
-    Case.objects.filter(case_id="three").update(position=100)
-    Case.objects.filter(case_id="mine").update(position=2)
-    Case.objects.filter(case_id="three").update(position=3)
+    # Moved up, between "two" and "three" (positions have gaps: one free after "two").
+    two = Case.objects.get(suite=suite, case_id="two").position
+    Case.objects.filter(case_id="mine").update(position=two + 1)
     repo.commit({PATH: suite_yaml(("three", "Third?"), ("two", "Second?"), ("one", "First?"))})
 
     sync()

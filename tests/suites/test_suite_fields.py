@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from evals_app.eval_files.reading import read_eval_file
 from evals_app.eval_files.writing import eval_file_text
-from evals_app.models import ActivityRecord, Case, Suite, Workspace
+from evals_app.models import ActivityRecord, Suite, Workspace
 from evals_app.services.exports.exporting import FORMATTED_FILE, export_workspace
 from evals_app.services.suites.fields import edit_suite_fields
 from tests import factories
@@ -39,8 +39,8 @@ def suite(db: None) -> Suite:
         "target": "default",
     }
     suite = factories.suite(workspace, "evals/review.yaml", document=document)
-    factories.case(suite, "case-1", summary_current=True)
-    factories.case(suite, "case-2", summary_current=True)
+    factories.case(suite, "case-1")
+    factories.case(suite, "case-2")
     return suite
 
 
@@ -83,6 +83,7 @@ def test_the_fields_are_shown_as_the_export_writes_them_without_the_cases(
     assert exported.replace("evalcases:\n- id: a\n- id: b\n", "") == STORED_FIELDS
 
 
+@pytest.mark.usefixtures("tasks_in_the_database")
 def test_saving_edits_adds_and_removes_fields_keeping_the_list_of_cases_in_its_place(
     client: Client, suite: Suite
 ) -> None:
@@ -104,7 +105,7 @@ def test_saving_edits_adds_and_removes_fields_keeping_the_list_of_cases_in_its_p
     assert document["evalcases"] == [None, None]
     assert document["execution"] == {"evaluators": [{"name": "tone", "type": "llm_judge"}]}
     # File-level evaluators reach every case that names none: the summaries are recomputed.
-    assert not Case.objects.filter(suite=suite, summary_current=True).exists()
+    assert factories.summaries_pending(suite)
     page = client.get(response["Location"]).content.decode()
     assert "Reviews of pull requests, by language." in page
     assert (
@@ -150,6 +151,7 @@ def test_an_empty_text_removes_every_field_but_the_list_of_cases(
     assert stored(suite).document == {"evalcases": [None, None]}
 
 
+@pytest.mark.usefixtures("tasks_in_the_database")
 def test_saving_the_fields_unchanged_changes_and_records_nothing(
     client: Client, suite: Suite
 ) -> None:
@@ -161,7 +163,7 @@ def test_saving_the_fields_unchanged_changes_and_records_nothing(
 
     assert "No changes." in response.content.decode()
     assert not ActivityRecord.objects.exists()
-    assert Case.objects.filter(suite=suite, summary_current=True).count() == 2
+    assert not factories.summaries_pending(suite)
 
 
 def test_changing_a_value_to_one_python_calls_equal_is_still_a_change(
@@ -244,6 +246,7 @@ def test_a_list_file_of_cases_has_no_fields_to_edit(client: Client, suite: Suite
     assert stored(listed).document == {}
 
 
+@pytest.mark.usefixtures("tasks_in_the_database")
 def test_switching_the_profile_is_recorded_and_marks_the_summaries_out_of_date(
     client: Client, suite: Suite
 ) -> None:
@@ -251,7 +254,7 @@ def test_switching_the_profile_is_recorded_and_marks_the_summaries_out_of_date(
 
     response = client.post(url("suite_profile", suite), {"profile": "agentv-2026"})
 
-    assert not Case.objects.filter(suite=suite, summary_current=True).exists()
+    assert factories.summaries_pending(suite)
     html = unescape(client.get(response["Location"]).content.decode())
     assert stored(suite).profile == "agentv-2026"
     assert "evals/review.yaml is now formatted by AgentV 2026 (today's `tests` files)." in html
@@ -261,13 +264,14 @@ def test_switching_the_profile_is_recorded_and_marks_the_summaries_out_of_date(
     assert record.detail == "from agentv-2025 to agentv-2026"
 
 
+@pytest.mark.usefixtures("tasks_in_the_database")
 def test_switching_to_the_profile_a_suite_has_changes_nothing(client: Client, suite: Suite) -> None:
     signed_in_as(client, suite.workspace, "editor")
 
     client.post(url("suite_profile", suite), {"profile": "agentv-2025"})
 
     assert not ActivityRecord.objects.exists()
-    assert Case.objects.filter(suite=suite, summary_current=True).count() == 2
+    assert not factories.summaries_pending(suite)
 
 
 def test_an_unknown_profile_is_refused(client: Client, suite: Suite) -> None:
@@ -363,14 +367,15 @@ def test_settings_changes_need_the_csrf_token(suite: Suite, name: str) -> None:
     assert stored(suite).profile == "agentv-2025"
 
 
+@pytest.mark.usefixtures("tasks_in_the_database")
 def test_editing_the_fields_marks_the_summaries_of_a_file_of_cases_it_refers_to(
     suite: Suite,
 ) -> None:
     listed = factories.suite(
         suite.workspace, "evals/more.jsonl", file_format="jsonl", referenced_by=suite.path
     )
-    factories.case(listed, "listed-1", summary_current=True)
+    factories.case(listed, "listed-1")
 
     edit_suite_fields(suite, "description: Its fields reach the listed cases too.\n")
 
-    assert not Case.objects.filter(suite=listed, summary_current=True).exists()
+    assert factories.summaries_pending(listed)

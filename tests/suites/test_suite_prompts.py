@@ -90,11 +90,11 @@ def test_new_prompts_go_just_before_the_list_of_cases(suite: Suite) -> None:
     assert list(stored(suite).document) == ["name", "prompts", "tests", "providers"]
 
 
+@pytest.mark.usefixtures("tasks_in_the_database")
 def test_saving_the_prompts_unchanged_changes_and_records_nothing(suite: Suite) -> None:
     prompts = ["{{ input }}", {"id": "terse", "raw": "x", 2: "a number as key", "weight": 1.0}]
     document = {**suite.document, "prompts": prompts}
     Suite.objects.filter(pk=suite.pk).update(document=document)
-    Case.objects.update(summary_current=True)
     before = stored(suite)
 
     changes = edit_suite_prompts(before, rows_of(before.document["prompts"]))
@@ -104,7 +104,7 @@ def test_saving_the_prompts_unchanged_changes_and_records_nothing(suite: Suite) 
     assert encode_json(after.document) == encode_json(document)
     assert after.updated_at == before.updated_at
     assert not ActivityRecord.objects.filter(action=ActivityRecord.Action.SUITE_EDITED).exists()
-    assert not Case.objects.filter(summary_current=False).exists()
+    assert not factories.summaries_pending(suite)
 
 
 @pytest.mark.parametrize(
@@ -150,15 +150,15 @@ def test_yaml_that_does_not_parse_is_refused_and_nothing_is_saved(suite: Suite) 
     }
 
 
+@pytest.mark.usefixtures("tasks_in_the_database")
 def test_saving_is_recorded_and_marks_the_summaries_out_of_date(suite: Suite) -> None:
-    Case.objects.update(summary_current=True)
     editor = factories.member(suite.workspace, "editor", "alice")
 
     edit_suite_prompts(suite, [PromptRow("template", "{{ input }}")], editor)
 
     record = ActivityRecord.objects.get(action=ActivityRecord.Action.SUITE_EDITED)
     assert (record.actor, record.detail) == (editor, "prompts changed (1 prompt)")
-    assert not Case.objects.filter(summary_current=True).exists()
+    assert factories.summaries_pending(suite)
 
 
 def test_a_file_of_cases_has_no_prompts_to_save(suite: Suite) -> None:

@@ -58,15 +58,15 @@ def test_renaming_moves_the_suite_with_its_cases(client: Client, suite: Suite) -
     assert "<h1>evals/coding/review.yml</h1>" in page
 
 
+@pytest.mark.usefixtures("tasks_in_the_database")
 def test_renaming_recomputes_what_the_cases_find_from_their_new_folder(
     client: Client, suite: Suite
 ) -> None:
-    Case.objects.update(summary_current=True)
     signed_in_as(client, suite.workspace, "owner")
 
     client.post(url("suite_rename", suite), {"path": "other/review.yaml"})
 
-    assert not suite.cases.filter(summary_current=True).exists()
+    assert factories.summaries_pending(suite)
 
 
 def test_the_rename_form_starts_with_the_current_path(client: Client, suite: Suite) -> None:

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from ...eval_files.errors import EvalFileError
@@ -23,7 +22,8 @@ from ...models import ActivityRecord, Case, ReviewEvent, Suite
 from ..review.workflow import ReviewError, move
 from ..workspaces.activity import record_activity
 from .editing import save_case
-from .positions import close_gaps
+from .positions import end_positions
+from .summaries import refresh_later
 from .tags import checked_tag, with_tag, without_tag
 
 
@@ -64,18 +64,19 @@ def move_cases(
         moving = [case for case in cases if case.case_id not in taken]
         clash = f"{target.path} already has a case with this id."
         result.refused = [(case.case_id, clash) for case in cases if case.case_id in taken]
-        last = target.cases.aggregate(last=Max("position"))["last"]
-        start = 0 if last is None else last + 1
-        left = [case.position for case in moving]
         now = timezone.now()
-        for offset, case in enumerate(moving):
+        for case, position in zip(
+            moving, end_positions(target.cases.all(), len(moving)), strict=True
+        ):
             case.suite = target
-            case.position = start + offset
+            case.position = position
             # Files resolve from the eval file's folder: the summary may differ in its new suite.
             case.summary_current = False
             case.updated_at = now
+        # The cases left behind keep their positions: a gap is no harm (positions.py).
         Case.objects.bulk_update(moving, ["suite", "position", "summary_current", "updated_at"])
-        close_gaps(suite.cases.all(), left)
+        if moving:
+            refresh_later(suite.workspace_id)
         result.done = [case.case_id for case in moving]
         if moving:
             _record(suite, actor, "moved", moving, f"from {suite.path} to {target.path}", target)
@@ -114,7 +115,6 @@ def delete_cases(suite: Suite, pks: Sequence[int], actor: User | None = None) ->
         _lock(suite)
         cases = _current(suite, pks)
         Case.objects.filter(pk__in=[case.pk for case in cases]).delete()
-        close_gaps(suite.cases.all(), [case.position for case in cases])
         if cases:
             _record(suite, actor, "deleted", cases, f"from {suite.path}")
     return BulkResult(done=[case.case_id for case in cases])

@@ -7,7 +7,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
 
 from ...eval_files.case_parts import CaseParts, split_case
 from ...eval_files.errors import EvalFileError, field_path
@@ -19,6 +18,8 @@ from ...models import Case, Suite
 from ..review.revisions import ensure_base_revision, record_revision
 from ..review.workflow import dismiss_approval_on_edit
 from .documents import case_row
+from .positions import end_positions
+from .summaries import refresh_case
 
 
 class CaseConflict(Exception):
@@ -89,9 +90,9 @@ def paste_case(suite: Suite, source: str, author: User | None = None) -> tuple[C
         if existing is not None:
             summary = "replaced from pasted YAML"
             return _replace_content(existing, data, parts, author, summary), False
-        last = suite.cases.aggregate(last=Max("position"))["last"]
-        case = case_row(data, 0 if last is None else last + 1, parts)
+        case = case_row(data, end_positions(suite.cases.all())[0], parts)
         case.suite = suite
+        refresh_case(case, suite)
         case.save()
         record_revision(case, author, "created from pasted YAML", data)
         return case, True
@@ -161,7 +162,7 @@ def _replace_content(
     case.case_id = parts.case_id
     case.document = document
     case.version += 1
-    case.summary_current = False  # the suite page recomputes it (case_summaries)
+    refresh_case(case, case.suite)  # stored with it: the suite page never recomputes it
     case.save()
     record_revision(case, author, summary, document)
     dismiss_approval_on_edit(case, author)

@@ -1,4 +1,5 @@
-"""A suite's list of cases: add, duplicate, delete and reorder, keeping positions contiguous.
+"""A suite's list of cases: add, duplicate, delete and reorder, each touching a few rows
+whatever the size of the suite (positions with gaps, services/cases/positions.py).
 
 Every change locks the suite row first (STYLE.md, "Ordered children"), so two people reordering
 the same suite take turns instead of interleaving their renumbering.
@@ -6,11 +7,11 @@ the same suite take turns instead of interleaving their renumbering.
 
 from __future__ import annotations
 
+import itertools
 from typing import Literal, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
 
 from ...eval_files.case_parts import CaseParts, join_case, new_case_parts, split_case
 from ...eval_files.errors import EvalFileError
@@ -18,9 +19,11 @@ from ...eval_files.reading import case_id_problem
 from ...models import ActivityRecord, Case, ReviewStatus, Suite
 from ..review.revisions import record_revision
 from ..workspaces.activity import record_activity
-from .positions import shift_positions
+from .positions import end_positions, place_of, position_after, swap_positions
+from .summaries import refresh_case
 
 Direction = Literal["up", "down"]
+COPY_NAMES_PER_QUERY = 100
 
 
 def create_case(suite: Suite, case_id: str, author: User | None = None) -> Case:
@@ -33,14 +36,15 @@ def create_case(suite: Suite, case_id: str, author: User | None = None) -> Case:
     with transaction.atomic():
         _lock(suite.pk)
         _check_id(suite, case_id)
-        last = suite.cases.aggregate(last=Max("position"))["last"]
         document = join_case(new_case_of(suite, case_id))
-        case = Case.objects.create(
+        case = Case(
             suite=suite,
-            position=0 if last is None else last + 1,
+            position=end_positions(suite.cases.all())[0],
             case_id=case_id,
             document=document,
         )
+        refresh_case(case, suite)
+        case.save(force_insert=True)
         record_revision(case, author, "created", document)
     return case
 
@@ -89,17 +93,16 @@ def duplicate_case(case: Case, author: User | None = None) -> Case:
         suite = _lock(case.suite_id)
         original = Case.objects.get(pk=case.pk)
         duplicate = Case.objects.get(pk=case.pk)  # a second instance, saved below as a new row
-        shift_positions(suite.cases.all(), start=original.position + 1, by=1)
         duplicate.pk = None
         duplicate._state.adding = True
         duplicate.case_id = _copy_id(suite, original.case_id)
-        duplicate.position = original.position + 1
+        duplicate.position = position_after(suite.cases.all(), original.position)
         duplicate.version = 1
         duplicate.status = ReviewStatus.DRAFT  # a copy is a new case: nobody reviewed it yet
-        duplicate.summary_current = False  # its warnings name the copy's id (case_summaries)
         parts = split_case(original.document)
         parts.case_id = duplicate.case_id
         duplicate.document = join_case(parts)
+        refresh_case(duplicate, suite)  # its warnings name the copy's id
         duplicate.save()
         summary = f"duplicated from {original.case_id}"
         record_revision(duplicate, author, summary, duplicate.document)
@@ -107,12 +110,10 @@ def duplicate_case(case: Case, author: User | None = None) -> Case:
 
 
 def delete_case(case: Case, actor: User | None = None) -> None:
-    """Delete `case` and close the gap it leaves."""
+    """Delete `case`; the others keep their positions (a gap is no harm)."""
     with transaction.atomic():
         suite = _lock(case.suite_id)
-        position = Case.objects.get(pk=case.pk).position
         Case.objects.filter(pk=case.pk).delete()
-        shift_positions(suite.cases.all(), start=position + 1, by=-1)
         action = ActivityRecord.Action.CASE_DELETED
         record_activity(suite.workspace_id, actor, action, case.case_id, f"from {suite.path}")
 
@@ -121,23 +122,17 @@ def move_case(case: Case, direction: Direction, actor: User | None = None) -> bo
     """Swap `case` with its neighbour above or below; False when it is already at that end."""
     with transaction.atomic():
         suite = _lock(case.suite_id)
-        position = Case.objects.get(pk=case.pk).position
+        current = Case.objects.only("pk", "position").get(pk=case.pk)
         siblings = suite.cases.all()
         if direction == "up":
-            neighbour = siblings.filter(position__lt=position).order_by("-position").first()
+            later = siblings.filter(position__lt=current.position).order_by("-position")
         else:
-            neighbour = siblings.filter(position__gt=position).order_by("position").first()
+            later = siblings.filter(position__gt=current.position).order_by("position")
+        neighbour = later.only("pk", "position").first()
         if neighbour is None:
             return False
-        low, high = sorted((position, neighbour.position))
-        shift_positions(
-            siblings,
-            start=low,
-            end=high,
-            by=1 if direction == "up" else -1,
-            placing=(case.pk, neighbour.position),
-        )
-        detail = f"{direction}, to place {neighbour.position + 1}"
+        swap_positions(siblings, current, neighbour)
+        detail = f"{direction}, to place {place_of(siblings, current.position)}"
         action = ActivityRecord.Action.CASE_MOVED
         record_activity(suite.workspace_id, actor, action, case.case_id, detail, case=case)
     return True
@@ -160,11 +155,18 @@ def _check_id(suite: Suite, case_id: str) -> None:
 
 def _copy_id(suite: Suite, case_id: str) -> str:
     base = f"{case_id}-copy"
-    taken = set(suite.cases.filter(case_id__startswith=base).values_list("case_id", flat=True))
-    candidate, number = base, 1
-    while candidate in taken:
-        number += 1
-        candidate = f"{base}-{number}"
+    # The names a copy may take, looked up a hundred at a time by their exact ids (the unique
+    # index), not by prefix, which would read every id of a large suite.
+    candidate = ""
+    for first in itertools.count(1, COPY_NAMES_PER_QUERY):
+        names = [
+            base if n == 1 else f"{base}-{n}" for n in range(first, first + COPY_NAMES_PER_QUERY)
+        ]
+        found = suite.cases.filter(case_id__in=names).order_by()  # no join for the ordering
+        taken = set(found.values_list("case_id", flat=True))
+        candidate = next((name for name in names if name not in taken), "")
+        if candidate:
+            break
     # An imported id may have what the app refuses (import only warns): the copy does not.
     problem = case_id_problem(candidate)
     if problem is not None:

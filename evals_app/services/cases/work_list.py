@@ -4,11 +4,12 @@ A listing is what the page's query string says (`q`, `status`, `warnings`, `mark
 `conflicts`, `tag`, `score`, `sort`), so a filtered, sorted view of a suite is a URL that can be
 shared.
 The warnings and role-marker filters read the stored case summaries
-(services/case_summaries.py), brought up to date for the whole suite first.
+(services/cases/summaries.py) as they are: while the worker recomputes some, the page says so.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from django.db import connection
@@ -16,10 +17,9 @@ from django.db.models import Case as Choose
 from django.db.models import IntegerField, Q, QuerySet, Value, When
 
 from ...models import Case, ReviewStatus, Suite
-from ..profiles.workspace_formatter import WorkspaceFormatter
 from ..review.scores import cases_scored, parse_score_filter
+from .positions import places_of
 from .search_index import search_filter as indexed_search
-from .summaries import refresh_summaries
 from .tags import cases_tagged
 
 WARNINGS = {"with": "With warnings", "without": "Without warnings"}
@@ -141,11 +141,6 @@ def ordered_cases(cases: QuerySet[Case], sort: str) -> QuerySet[Case]:
     return cases.order_by(f"-{field}" if descending else field, "position")
 
 
-def refresh_suite_summaries(formatter: WorkspaceFormatter, suite: Suite) -> None:
-    """Bring every out-of-date summary of the suite up to date (one query when none is)."""
-    refresh_summaries(formatter, suite, list(suite.cases.filter(summary_current=False)))
-
-
 def search_filter(query: str) -> Q:
     """What the suite page's search keeps, for any set of cases (the workspace's search too);
     `query` is cut to MAX_SEARCH_LENGTH."""
@@ -156,3 +151,15 @@ def _matching(query: str) -> Q:
     """A case whose id or any text of its document holds `query`, ignoring case, through the
     database's search index (search_index.py)."""
     return indexed_search(query, connection.vendor)
+
+
+def places_on_page(
+    suite: Suite, listing: CaseListing, cases: Sequence[Case], first: int
+) -> list[int]:
+    """The place in the suite (1, 2, 3, …) of each of `cases`, a page of `listing` whose first
+    row is the `first` of the list: counted from the page in the suite's own order, else read
+    from the suite's positions (one query)."""
+    if listing.in_suite_order:
+        return list(range(first, first + len(cases)))
+    found = places_of(suite.cases.all(), [case.position for case in cases])
+    return [found[case.position] for case in cases]

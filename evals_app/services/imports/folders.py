@@ -25,6 +25,8 @@ from ...eval_files.reading import READ_ONLY_FORMATS
 from ...formatting.workspace_files import DirectoryFiles
 from ...models import Case, Suite, Workspace, WorkspaceFile
 from ..cases.documents import suite_row
+from ..cases.positions import spread_positions
+from ..cases.summaries import refresh_later
 from ..jobs.progress import Progress, no_progress
 from ..profiles import Summary, profile_for_file
 from ..repository import git as git_repository
@@ -312,12 +314,12 @@ def _store_suites(
     for index, (suite, eval_file) in enumerate(zip(suites, eval_files, strict=True)):
         contents = eval_file.contents
         file_summaries = summaries[index] if summaries is not None else None
-        for position, (text, parts) in enumerate(
-            zip(case_texts[index], contents.parts, strict=True)
-        ):
-            row: tuple[object, ...] = (suite.pk, position, parts.case_id, text, text)
+        # GAP apart, so that inserting a case later moves no other (cases/positions.py).
+        positions = spread_positions(len(contents.parts))
+        for number, (text, parts) in enumerate(zip(case_texts[index], contents.parts, strict=True)):
+            row: tuple[object, ...] = (suite.pk, positions[number], parts.case_id, text, text)
             if file_summaries is not None:
-                row += _summary_columns(file_summaries[position])
+                row += _summary_columns(file_summaries[number])
             rows.append(row)
     names = CASE_COLUMNS + (SUMMARY_COLUMNS if summaries is not None else ())
     insert_rows(Case, names, rows)
@@ -332,6 +334,8 @@ def _store_suites(
             if text is not None
         ],
     )
+    if summaries is None:
+        refresh_later(workspace.pk)
     return len(rows)
 
 

@@ -19,7 +19,7 @@ from ...eval_files.dialects import ID_KEYS
 from ...eval_files.discovery import FoundEvalFile
 from ...models import ActivityRecord, Case, Suite, Workspace, WorkspaceFile
 from ..cases.documents import case_row, read_digest_of, suite_row
-from ..cases.positions import FAR
+from ..cases.positions import FAR, spread_positions
 from ..cases.summaries import mark_workspace_stale
 from ..review.revisions import ensure_base_revision, record_revision
 from ..review.workflow import dismiss_approval_on_edit
@@ -220,8 +220,8 @@ class _Writer:
         if not self.dry_run:
             suite.save()
         rows = []
-        for position, (document, parts) in enumerate(
-            zip(contents.cases, contents.parts, strict=True)
+        for position, document, parts in zip(
+            spread_positions(len(contents.cases)), contents.cases, contents.parts, strict=True
         ):
             self.report.add(CaseOutcome(ADDED, eval_file.path, parts.case_id, theirs=document))
             row = case_row(document, position, parts)
@@ -396,20 +396,22 @@ class _Writer:
     ) -> None:
         """Give every kept case its place in `order` and create the new cases there."""
         positions = dict(suite.cases.values_list("pk", "position"))  # after the removals
+        # Spaced as an import spaces them, so that a later insert moves no other row.
+        spaced = spread_positions(len(order))
         moving = {
-            pk: index
+            pk: spaced[index]
             for index, (pk, _) in enumerate(order)
-            if pk is not None and positions.get(pk) != index
+            if pk is not None and positions.get(pk) != spaced[index]
         }
         # Two steps, so that no two rows ever share a position (services/positions.py).
         for offset in (FAR, 0):
-            rows = [Case(pk=pk, position=offset + index) for pk, index in moving.items()]
+            rows = [Case(pk=pk, position=offset + place) for pk, place in moving.items()]
             Case.objects.bulk_update(rows, ["position"], batch_size=500)
         new_rows = []
         for index, (pk, case_id) in enumerate(order):
             if pk is None:
                 document, parts = theirs[case_id]
-                row = case_row(document, index, parts)
+                row = case_row(document, spaced[index], parts)
                 row.suite, row.base_document = suite, document
                 new_rows.append(row)
         Case.objects.bulk_create(new_rows, batch_size=1000)

@@ -9,7 +9,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from ...models import ReviewCriterion, Workspace
-from ..cases.positions import close_gaps
 
 Kind = ReviewCriterion.Kind
 MAX_CRITERIA = 30
@@ -67,9 +66,8 @@ def delete_criterion(criterion: ReviewCriterion) -> None:
     """Remove a criterion from the form, with every answer given to it."""
     with transaction.atomic():
         Workspace.objects.select_for_update().filter(pk=criterion.workspace_id).first()
-        position = criterion.position
+        # Positions only order the criteria: the gap it leaves needs no renumbering.
         criterion.delete()
-        close_gaps(ReviewCriterion.objects.filter(workspace_id=criterion.workspace_id), [position])
 
 
 def read_answers(criteria: list[ReviewCriterion], posted: Mapping[str, str]) -> dict[int, str]:

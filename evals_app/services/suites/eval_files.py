@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -16,11 +16,15 @@ from ...eval_files.dialects import referenced_file
 from ...eval_files.parts_2026 import TURNS_KEY
 from ...models import ActivityRecord, Case, CommentThread, Suite, Workspace
 from ...request_numbers import MAX_DATABASE_INTEGER, parse_number
-from ..cases.summaries import StoredFormatting, refresh_summaries, stored_formatting
+from ..cases.summaries import (
+    StoredFormatting,
+    is_current,
+    mark_suites_stale,
+    stored_formatting,
+)
 from ..cases.tags import tags_of
 from ..cases.work_list import CaseListing, listed_cases, ordered_cases
 from ..profiles import DEFAULT, SuiteProfile
-from ..profiles.workspace_formatter import WorkspaceFormatter
 from ..workspaces.activity import record_activity
 from ..workspaces.paths import check_path_free, clean_eval_path
 
@@ -67,7 +71,7 @@ def rename_suite(suite: Suite, path: str, actor: User | None = None) -> Suite:
         locked.save(update_fields=["path", "updated_at"])
         # File references resolve from the eval file's folder upward (docs/formatting.md),
         # so the same cases may find other files, or none, at the new path.
-        Case.objects.filter(suite=locked).update(summary_current=False)
+        mark_suites_stale(Suite.objects.filter(pk=locked.pk), locked.workspace_id)
         action = ActivityRecord.Action.SUITE_RENAMED
         record_activity(suite.workspace, actor, action, path, f"from {old_path}", suite=locked)
     suite.path = path
@@ -121,6 +125,10 @@ class CaseSummary:
     # Set instead of `formatted` when the stored case is not a valid eval case (e.g. no turns).
     problem: str = ""
     tags: tuple[str, ...] = ()
+    # False while the worker has yet to recompute it: the page says so instead of showing it.
+    current: bool = True
+    # Its place in the suite's order (1, 2, 3, …): positions have gaps (cases/positions.py).
+    place: int = 0
 
     @property
     def conversation_turns(self) -> int | None:
@@ -186,12 +194,12 @@ def _count(cases: QuerySet[Case]) -> Coalesce:
 
 
 def summarize_cases(
-    formatter: WorkspaceFormatter, suite: Suite, cases: Iterable[Case]
+    suite: Suite, cases: Sequence[Case], places: Sequence[int] = ()
 ) -> list[CaseSummary]:
-    """The stored summary of each case, recomputed first where it is out of date: the number
-    of queries does not grow with the number of cases."""
-    listed = list(cases)
-    refresh_summaries(formatter, suite, listed)
+    """The stored summary of each case, as stored: one out of date is marked so, never
+    recomputed here (the worker does, services/cases/summaries.py); `places` are the cases'
+    places in the suite, in the same order."""
+    places = places or [0] * len(cases)
     return [
         CaseSummary(
             case,
@@ -199,6 +207,8 @@ def summarize_cases(
             stored_formatting(case),
             case.format_problem,
             tuple(tags_of(case)),
+            is_current(case, suite),
+            place,
         )
-        for case in listed
+        for case, place in zip(cases, places, strict=True)
     ]

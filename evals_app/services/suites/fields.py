@@ -21,7 +21,8 @@ from ...eval_files.json_text import encode_json
 from ...eval_files.yaml_dumper import dump_yaml
 from ...eval_files.yaml_loader import load_yaml
 from ...formatting.profile_2026.expansion import prompt_entries
-from ...models import ActivityRecord, Case, Suite
+from ...models import ActivityRecord, Suite
+from ..cases.summaries import mark_suites_stale
 from ..profiles import profile_named, profile_of
 from ..workspaces.activity import record_activity
 from .prompts import PromptRow, entries_of
@@ -114,8 +115,8 @@ def _store_document(
     their stored summaries are out of date."""
     locked.document = document
     locked.save(update_fields=["document", "updated_at"])
-    referring = Q(suite__workspace_id=locked.workspace_id, suite__referenced_by=locked.path)
-    Case.objects.filter(Q(suite=locked) | referring).update(summary_current=False)
+    referring = Q(workspace_id=locked.workspace_id, referenced_by=locked.path)
+    mark_suites_stale(Suite.objects.filter(Q(pk=locked.pk) | referring), locked.workspace_id)
     action = ActivityRecord.Action.SUITE_EDITED
     record_activity(locked.workspace_id, actor, action, locked.path, changes, suite=locked)
 
@@ -194,7 +195,7 @@ def change_profile(suite: Suite, profile: str, actor: User | None = None) -> boo
             return False
         locked.profile = profile
         locked.save(update_fields=["profile", "updated_at"])
-        Case.objects.filter(suite=locked).update(summary_current=False)
+        mark_suites_stale(Suite.objects.filter(pk=locked.pk), locked.workspace_id)
         action = ActivityRecord.Action.PROFILE_CHANGED
         detail = f"from {before} to {profile}"
         record_activity(locked.workspace_id, actor, action, locked.path, detail, suite=locked)

@@ -20,6 +20,7 @@ from ...eval_files.case_parts import split_case
 from ...eval_files.errors import EvalFileError
 from ...eval_files.faithful_writing import rename_top_level_key
 from ...eval_files.grading_upgrade import judge_prompt_values
+from ...eval_files.json_text import encode_json
 from ...eval_files.judge_templates import copy_path, upgrade_judge_template
 from ...eval_files.upgrade import TODAY_CASES_KEY
 from ...eval_files.upgrade import upgrade_eval_file as map_eval_file
@@ -28,6 +29,7 @@ from ...formatting.workspace_files import MappingFiles, resolve_file
 from ...models import ActivityRecord, Case, Suite, Workspace
 from ..cases.editing import save_case
 from ..cases.reading import stored_cases
+from ..cases.summaries import mark_suites_stale
 from ..exports.suite_texts import read_digest, suite_file_text
 from ..jobs.progress import Progress, no_progress
 from ..profiles import profile_2026, profile_of
@@ -192,6 +194,7 @@ def upgrade_suites(
 
 def _apply(upgrade: SuiteUpgrade, actor: User | None) -> None:
     suite = upgrade.suite
+    formatting_before = (suite.profile, encode_json(suite.document))
     for case in upgrade.changed_cases:
         save_case(case.case, case.after, case.case.version, actor, REVISION_SUMMARY)
     suite.document = upgrade.header
@@ -211,8 +214,9 @@ def _apply(upgrade: SuiteUpgrade, actor: User | None) -> None:
         suite.source_digest = read_digest(suite.source_text, suite.file_format)
         update_fields += ["source_text", "source_digest"]
     suite.save(update_fields=update_fields)
-    # Every case now formats by today's rules, changed or not.
-    suite.cases.update(summary_current=False)
+    if (suite.profile, encode_json(suite.document)) != formatting_before:
+        # Every case now formats by today's rules, changed or not.
+        mark_suites_stale(Suite.objects.filter(pk=suite.pk), suite.workspace_id)
     count = len(upgrade.changed_cases)
     detail = f"to today's format ({count} case{'s' * (count != 1)} changed)"
     action = ActivityRecord.Action.SUITE_UPGRADED

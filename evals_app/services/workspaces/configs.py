@@ -120,8 +120,8 @@ def set_guideline_patterns(
         else:
             existing.text = dump_yaml(data)
             existing.save(update_fields=["text", "updated_at"])
-        mark_workspace_stale(workspace)
-        if changed:
+        if changed:  # the same patterns saved again change no case's formatting
+            mark_workspace_stale(workspace)
             action = ActivityRecord.Action.PATTERNS_CHANGED
             record_activity(workspace, actor, action, config_path, ", ".join(patterns))
     return patterns

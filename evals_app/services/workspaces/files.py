@@ -92,8 +92,9 @@ def create_file(
     _check_text(text)
     with transaction.atomic():
         check_path_free(workspace, path)
-        mark_file_stale(workspace, path)
         file = WorkspaceFile.objects.create(workspace=workspace, path=path, text=text)
+        # After the write: the worker's refresh, queued here, reads the files as they are now.
+        mark_file_stale(workspace, path)
         record_activity(workspace, actor, ActivityRecord.Action.FILE_ADDED, path, file=file)
     return file
 
@@ -106,12 +107,13 @@ def update_file(
     _check_text(text)
     with transaction.atomic():
         check_path_free(file.workspace, path, file=file)
-        mark_file_stale(file.workspace, file.path)
-        mark_file_stale(file.workspace, path)
+        old_path = file.path
         detail = f"renamed from {file.path}" if path != file.path else ""
         file.path = path
         file.text = text
         file.save(update_fields=["path", "text", "updated_at"])
+        mark_file_stale(file.workspace, old_path)
+        mark_file_stale(file.workspace, path)
         action = ActivityRecord.Action.FILE_EDITED
         record_activity(file.workspace, actor, action, path, detail, file=file)
     return file
@@ -120,9 +122,10 @@ def update_file(
 def delete_file(file: WorkspaceFile, actor: User | None = None) -> None:
     """Delete `file`; cases that reference it then show it as missing."""
     with transaction.atomic():
-        mark_file_stale(file.workspace, file.path)
         record_activity(file.workspace, actor, ActivityRecord.Action.FILE_DELETED, file.path)
+        workspace, path = file.workspace, file.path
         file.delete()
+        mark_file_stale(workspace, path)
 
 
 def upload_file(
@@ -155,9 +158,9 @@ def upload_file(
     with transaction.atomic():
         existing = workspace.files.select_for_update().filter(path=path).first()
         if existing is not None and replace:
-            mark_file_stale(workspace, path)
             existing.text = text
             existing.save(update_fields=["text", "updated_at"])
+            mark_file_stale(workspace, path)
             action = ActivityRecord.Action.FILE_EDITED
             record_activity(workspace, actor, action, path, "uploaded", file=existing)
             return existing
@@ -166,8 +169,8 @@ def upload_file(
                 f"{path} already exists; tick “Replace” to overwrite it.", path
             )
         check_path_free(workspace, path)
-        mark_file_stale(workspace, path)
         file = WorkspaceFile.objects.create(workspace=workspace, path=path, text=text)
+        mark_file_stale(workspace, path)
         action = ActivityRecord.Action.FILE_ADDED
         record_activity(workspace, actor, action, path, "uploaded", file=file)
     return file
