@@ -20,9 +20,11 @@ from tests.workload.generate import LONG_CASE_ID, generate_workspace
 
 pytestmark = pytest.mark.django_db
 
-SUITE_PAGE_QUERIES = 10  # session, user, workspace, suite, the page of cases, files, conflicts,
-# summaries pending, the review form, the reviewers an owner may assign cases to
-EDITOR_QUERIES = 13  # with the review form, its rules, the reviews and the assignments
+SUITE_PAGE_QUERIES = 12  # session, user, workspace, suite, the page of cases, files, conflicts,
+# summaries pending, the review form, the reviewers an owner may assign cases to, the suite's
+# last run with AgentV and the page's cases' last results
+EDITOR_QUERIES = 14  # with the review form, its rules, the reviews, the assignments and the
+# case's last runs with AgentV
 
 
 @pytest.fixture
@@ -104,7 +106,10 @@ def test_filtering_and_sorting_1000_cases_uses_as_many_queries_as_a_small_suite(
     ]
 
     # At most two more than the plain page: the tag's candidates, the summaries' freshness.
-    assert counts[0] == counts[1] <= SUITE_PAGE_QUERIES + 2
+    # A page the filter leaves empty trades the cases' last run results (nothing to ask) for
+    # a count of the suite, so the two may differ by that one, never with the suite's size.
+    assert abs(counts[0] - counts[1]) <= 1
+    assert max(counts) <= SUITE_PAGE_QUERIES + 2
 
 
 def editor_url(case: Case, suffix: str = "") -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 
 from ...models import Case, Job, Run, RunResult, Suite
 
@@ -55,13 +55,11 @@ def last_suite_run(suite: Suite) -> RunSummary | None:
 
 
 def last_results(cases: Iterable[Case]) -> dict[int, RunResult]:
-    """Each case's latest result, by case pk (one query)."""
-    latest: dict[int, RunResult] = {}
+    """Each case's latest result, by case pk (one query, one row a case however often it ran)."""
     pks = [case.pk for case in cases]
-    for result in RunResult.objects.filter(case__in=pks).select_related("run").order_by("-pk"):
-        assert result.case_id is not None
-        latest.setdefault(result.case_id, result)
-    return latest
+    newest = RunResult.objects.filter(case__in=pks).values("case").annotate(newest=Max("pk"))
+    results = RunResult.objects.filter(pk__in=newest.values("newest")).select_related("run")
+    return {result.case_id: result for result in results if result.case_id is not None}
 
 
 def case_results(case: Case, limit: int = 50) -> list[RunResult]:
