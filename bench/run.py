@@ -6,7 +6,8 @@ matching at its worst; for each profile, the YAML parse floor and import and exp
 page and the editor; preview latency under 20 typists on gunicorn, one worker's throughput; and
 the preview in Chromium. Lines go to stdout as `{"name", "value", "unit", "target", "ok"}`;
 progress to stderr. Exit status 1 when a figure misses its target. Everything happens in a
-scratch folder, removed at the end (`--keep`: kept).
+scratch folder, removed at the end (`--keep`: kept). `--only GROUP` (repeatable) measures only
+those groups of figures, generating and importing only the workspaces they need.
 """
 
 from __future__ import annotations
@@ -64,6 +65,17 @@ QUICK = Sizes(
     load_seconds=3,
     keystrokes=5,
 )
+# The groups of figures `--only` chooses from, in the order they are measured.
+GROUPS = (
+    "patterns",  # guideline matching
+    "short-values",  # import and export of the short-values workspace
+    "text-heavy",  # import and export of the text-heavy workspace
+    "sync",  # sync of the unchanged short-values repository
+    "repository",  # sync check and publish on the text-heavy repository
+    "memory",  # export memory at two sizes
+    "pages",  # the suite page and the editor
+    "web",  # preview under load, throughput, and in Chromium
+)
 WORKSPACE = "bench"
 TEXT_HEAVY_WORKSPACE = "bench-text-heavy"
 SMALL_WORKSPACE = "bench-small"
@@ -83,6 +95,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     parser.add_argument("--no-browser", action="store_true", help="skip the Chromium figure")
     parser.add_argument(
+        "--only",
+        action="append",
+        choices=GROUPS,
+        metavar="GROUP",
+        help=f"measure only this group of figures (repeatable; one of {', '.join(GROUPS)})",
+    )
+    parser.add_argument(
         "--settings",
         default="agentv_web.settings",
         help="Django settings module (default: the app's own), to try a configuration change",
@@ -96,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="agentv-bench-"))
     progress(f"working in {folder}")
     try:
-        figures = _run(folder, sizes, args.seed, args.settings, browser=not args.no_browser)
+        groups = set(args.only or GROUPS)
+        figures = _run(folder, sizes, args.seed, args.settings, groups, browser=not args.no_browser)
     finally:
         if args.keep:
             progress(f"kept {folder}")
@@ -108,33 +128,55 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if missed else 0
 
 
-def _run(folder: Path, sizes: Sizes, seed: int, settings: str, *, browser: bool) -> list[Figure]:
+def _run(
+    folder: Path, sizes: Sizes, seed: int, settings: str, groups: set[str], *, browser: bool
+) -> list[Figure]:
     environment = prepare(folder, settings)
-    figures: list[Figure] = measure_patterns()
-    progress(f"generating {sizes.cases} cases")
-    workspace = generate_workspace(folder / "workspace", cases=sizes.cases, seed=seed)
-    small = generate_workspace(folder / "small", cases=sizes.small_cases, seed=seed + 1)
-    text_heavy = generate_workspace(
-        folder / "text-heavy", cases=sizes.text_heavy_cases, seed=seed, profile=TEXT_HEAVY
-    )
-    for generated, name in ((workspace, WORKSPACE), (text_heavy, TEXT_HEAVY_WORKSPACE)):
-        measured = measure_import_and_export(generated, name, folder / "out" / name)
-        figures += report_files(generated, *measured)
-    figures += measure_sync(workspace, WORKSPACE)
-    figures += measure_repository(text_heavy, TEXT_HEAVY_WORKSPACE)
-    join(WORKSPACE)
-    import_workspace(small, SMALL_WORKSPACE)
-    figures += measure_export_memory(
-        environment, (SMALL_WORKSPACE, sizes.small_cases), (WORKSPACE, sizes.cases), folder / "out"
-    )
-    figures += measure_pages(workspace, WORKSPACE, sizes.page_requests)
-    figures += measure_web(
-        environment,
-        workspace,
-        WORKSPACE,
-        seconds=sizes.load_seconds,
-        keystrokes=sizes.keystrokes if browser else 0,
-    )
+    figures: list[Figure] = measure_patterns() if "patterns" in groups else []
+    if groups & {"short-values", "sync", "memory", "pages", "web"}:
+        progress(f"generating {sizes.cases} cases")
+        workspace = generate_workspace(folder / "workspace", cases=sizes.cases, seed=seed)
+        if "short-values" in groups:
+            measured = measure_import_and_export(workspace, WORKSPACE, folder / "out" / WORKSPACE)
+            figures += report_files(workspace, *measured)
+        else:
+            import_workspace(workspace, WORKSPACE)
+    if groups & {"text-heavy", "repository"}:
+        text_heavy = generate_workspace(
+            folder / "text-heavy", cases=sizes.text_heavy_cases, seed=seed, profile=TEXT_HEAVY
+        )
+        if "text-heavy" in groups:
+            out = folder / "out" / TEXT_HEAVY_WORKSPACE
+            figures += report_files(
+                text_heavy, *measure_import_and_export(text_heavy, TEXT_HEAVY_WORKSPACE, out)
+            )
+        else:
+            import_workspace(text_heavy, TEXT_HEAVY_WORKSPACE)
+    if "sync" in groups:
+        figures += measure_sync(workspace, WORKSPACE)
+    if "repository" in groups:
+        figures += measure_repository(text_heavy, TEXT_HEAVY_WORKSPACE)
+    if "memory" in groups:
+        small = generate_workspace(folder / "small", cases=sizes.small_cases, seed=seed + 1)
+        import_workspace(small, SMALL_WORKSPACE)
+        figures += measure_export_memory(
+            environment,
+            (SMALL_WORKSPACE, sizes.small_cases),
+            (WORKSPACE, sizes.cases),
+            folder / "out",
+        )
+    if groups & {"pages", "web"}:
+        join(WORKSPACE)
+    if "pages" in groups:
+        figures += measure_pages(workspace, WORKSPACE, sizes.page_requests)
+    if "web" in groups:
+        figures += measure_web(
+            environment,
+            workspace,
+            WORKSPACE,
+            seconds=sizes.load_seconds,
+            keystrokes=sizes.keystrokes if browser else 0,
+        )
     return figures
 
 
