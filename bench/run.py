@@ -6,7 +6,8 @@ matching at its worst; for each profile, the YAML parse floor and import and exp
 page and the editor; preview latency under 20 typists on gunicorn, one worker's throughput; and
 the preview in Chromium. Lines go to stdout as `{"name", "value", "unit", "target", "ok"}`;
 progress to stderr. Exit status 1 when a figure misses its target. Everything happens in a
-scratch folder, removed at the end (`--keep`: kept).
+scratch folder, removed at the end (`--keep`: kept). `--only GROUP` (repeatable) measures only
+those groups of figures, generating and importing only the workspaces they need.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import argparse
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -71,11 +71,23 @@ QUICK = Sizes(
     keystrokes=5,
     run_suite_cases=20,
 )
+# The groups of figures `--only` chooses from, in the order they are measured.
+GROUPS = (
+    "patterns",  # guideline matching
+    "short-values",  # import and export of the short-values workspace
+    "text-heavy",  # import and export of the text-heavy workspace
+    "sync",  # sync of the unchanged short-values repository
+    "repository",  # sync check and publish on the text-heavy repository
+    "memory",  # export memory at two sizes
+    "pages",  # the suite page and the editor
+    "web",  # preview under load, throughput, and in Chromium
+    "list-changes",  # duplicating and deleting a case in a suite of --cases cases
+    "runs",  # a test and a suite run with AgentV (docs/runs.md)
+)
 WORKSPACE = "bench"
 TEXT_HEAVY_WORKSPACE = "bench-text-heavy"
 SMALL_WORKSPACE = "bench-small"
 LARGE_SUITE_FIGURES = "large-suite"
-RUN_FIGURES = "runs"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,20 +101,21 @@ def main(argv: list[str] | None = None) -> int:
         help="cases in the text-heavy workspace of many eval files (default 8,000)",
     )
     parser.add_argument(
-        "--only",
-        choices=[LARGE_SUITE_FIGURES, RUN_FIGURES, *sorted(ALONE)],
-        help=f"only one measurement: {LARGE_SUITE_FIGURES}, the pages of one suite of --cases "
-        "cases (search, sort, warnings), a long history, the API's list, the workspace list; "
-        f"{RUN_FIGURES}, a test and a suite run with AgentV (docs/runs.md); list_changes, "
-        "duplicating and deleting a case in a suite of --cases cases",
-    )
-    parser.add_argument(
         "--database-url",
         help="an empty database to run on (e.g. postgres://…) instead of a scratch SQLite file",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     parser.add_argument("--no-browser", action="store_true", help="skip the Chromium figure")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=(*GROUPS, LARGE_SUITE_FIGURES),
+        metavar="GROUP",
+        help=f"measure only this group of figures (repeatable; one of {', '.join(GROUPS)}; or "
+        f"{LARGE_SUITE_FIGURES}, which no full run measures: the pages of one suite of --cases "
+        "cases, a long history, the API's list, the workspace list)",
+    )
     parser.add_argument(
         "--settings",
         default="agentv_web.settings",
@@ -118,14 +131,11 @@ def main(argv: list[str] | None = None) -> int:
     progress(f"working in {folder}")
     try:
         environment = prepare(folder, args.settings, args.database_url)
-        if args.only == LARGE_SUITE_FIGURES:
-            figures = _run_large_suite(folder, sizes, args.seed)
-        elif args.only == RUN_FIGURES:
-            figures = measure_runs(environment, folder, sizes.run_suite_cases)
-        elif args.only in ALONE:
-            figures = ALONE[args.only](sizes)
-        else:
-            figures = _run(environment, folder, sizes, args.seed, browser=not args.no_browser)
+        groups = set(args.only or GROUPS)
+        figures = []
+        if LARGE_SUITE_FIGURES in groups:
+            figures += _run_large_suite(folder, sizes, args.seed)
+        figures += _run(environment, folder, sizes, args.seed, groups, browser=not args.no_browser)
     finally:
         if args.keep:
             progress(f"kept {folder}")
@@ -137,42 +147,64 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if missed else 0
 
 
-# Figures that need no generated workspace, which `--only` measures alone.
-ALONE: dict[str, Callable[[Sizes], list[Figure]]] = {
-    "list_changes": lambda sizes: measure_list_changes(sizes.cases),
-}
-
-
 def _run(
-    environment: Environment, folder: Path, sizes: Sizes, seed: int, *, browser: bool
+    environment: Environment,
+    folder: Path,
+    sizes: Sizes,
+    seed: int,
+    groups: set[str],
+    *,
+    browser: bool,
 ) -> list[Figure]:
-    figures: list[Figure] = measure_patterns()
-    progress(f"generating {sizes.cases} cases")
-    workspace = generate_workspace(folder / "workspace", cases=sizes.cases, seed=seed)
-    small = generate_workspace(folder / "small", cases=sizes.small_cases, seed=seed + 1)
-    text_heavy = generate_workspace(
-        folder / "text-heavy", cases=sizes.text_heavy_cases, seed=seed, profile=TEXT_HEAVY
-    )
-    for generated, name in ((workspace, WORKSPACE), (text_heavy, TEXT_HEAVY_WORKSPACE)):
-        measured = measure_import_and_export(generated, name, folder / "out" / name)
-        figures += report_files(generated, *measured)
-    figures += measure_sync(workspace, WORKSPACE)
-    figures += measure_repository(text_heavy, TEXT_HEAVY_WORKSPACE)
-    join(WORKSPACE)
-    import_workspace(small, SMALL_WORKSPACE)
-    figures += measure_export_memory(
-        environment, (SMALL_WORKSPACE, sizes.small_cases), (WORKSPACE, sizes.cases), folder / "out"
-    )
-    figures += measure_pages(workspace, WORKSPACE, sizes.page_requests)
-    figures += measure_list_changes(sizes.cases)
-    figures += measure_web(
-        environment,
-        workspace,
-        WORKSPACE,
-        seconds=sizes.load_seconds,
-        keystrokes=sizes.keystrokes if browser else 0,
-    )
-    figures += measure_runs(environment, folder, sizes.run_suite_cases)
+    figures: list[Figure] = measure_patterns() if "patterns" in groups else []
+    if groups & {"short-values", "sync", "memory", "pages", "web"}:
+        progress(f"generating {sizes.cases} cases")
+        workspace = generate_workspace(folder / "workspace", cases=sizes.cases, seed=seed)
+        if "short-values" in groups:
+            measured = measure_import_and_export(workspace, WORKSPACE, folder / "out" / WORKSPACE)
+            figures += report_files(workspace, *measured)
+        else:
+            import_workspace(workspace, WORKSPACE)
+    if groups & {"text-heavy", "repository"}:
+        text_heavy = generate_workspace(
+            folder / "text-heavy", cases=sizes.text_heavy_cases, seed=seed, profile=TEXT_HEAVY
+        )
+        if "text-heavy" in groups:
+            out = folder / "out" / TEXT_HEAVY_WORKSPACE
+            figures += report_files(
+                text_heavy, *measure_import_and_export(text_heavy, TEXT_HEAVY_WORKSPACE, out)
+            )
+        else:
+            import_workspace(text_heavy, TEXT_HEAVY_WORKSPACE)
+    if "sync" in groups:
+        figures += measure_sync(workspace, WORKSPACE)
+    if "repository" in groups:
+        figures += measure_repository(text_heavy, TEXT_HEAVY_WORKSPACE)
+    if "memory" in groups:
+        small = generate_workspace(folder / "small", cases=sizes.small_cases, seed=seed + 1)
+        import_workspace(small, SMALL_WORKSPACE)
+        figures += measure_export_memory(
+            environment,
+            (SMALL_WORKSPACE, sizes.small_cases),
+            (WORKSPACE, sizes.cases),
+            folder / "out",
+        )
+    if groups & {"pages", "web"}:
+        join(WORKSPACE)
+    if "pages" in groups:
+        figures += measure_pages(workspace, WORKSPACE, sizes.page_requests)
+    if "web" in groups:
+        figures += measure_web(
+            environment,
+            workspace,
+            WORKSPACE,
+            seconds=sizes.load_seconds,
+            keystrokes=sizes.keystrokes if browser else 0,
+        )
+    if "list-changes" in groups:
+        figures += measure_list_changes(sizes.cases)
+    if "runs" in groups:
+        figures += measure_runs(environment, folder, sizes.run_suite_cases)
     return figures
 
 

@@ -99,16 +99,44 @@ def test_a_single_imported_eval_file_exports_byte_for_byte(tmp_path: Path) -> No
     assert exported["crlf.eval.yaml"] == (root / "evals/crlf.eval.yaml").read_bytes()
 
 
-def test_a_suite_whose_cases_span_export_batches_is_written_byte_for_byte(tmp_path: Path) -> None:
+def big_suite(folder: Path) -> Path:
+    """A folder with one eval file of more cases than an export batch holds (and text beyond
+    ASCII, as the database holds it)."""
     cases = "".join(
-        f"  # case {n}\n  - id: case-{n}\n    input: 'Question {n}?'\n\n" for n in range(1200)
+        f"  # case {n}: é\n  - id: case-{n}\n    input: 'Question {n}? 🙂'\n\n" for n in range(1200)
     )
-    root = write_files(tmp_path / "big", {"evals/big.eval.yaml": "tests:\n" + cases})
+    return write_files(folder, {"evals/big.eval.yaml": "tests:\n" + cases})
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_suite_whose_cases_span_export_batches_is_written_byte_for_byte(
+    tmp_path: Path, jobs: int
+) -> None:
+    root = big_suite(tmp_path / "big")
     workspace = import_workspace(root, "big").workspace
 
-    exported = exported_bytes(workspace, tmp_path / "out", jobs=2)
+    exported = exported_bytes(workspace, tmp_path / "out", jobs=jobs)
 
     assert exported["evals/big.eval.yaml"] == (root / "evals/big.eval.yaml").read_bytes()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_edited_case_of_a_suite_whose_cases_span_export_batches_changes_only_its_line(
+    tmp_path: Path, jobs: int
+) -> None:
+    root = big_suite(tmp_path / "big")
+    workspace = import_workspace(root, "big").workspace
+    suite = workspace.suites.get()
+    case = suite.cases.get(case_id="case-700")
+    save_case(case, {**case.document, "input": "Changed?"}, case.version, None)
+
+    exported = exported_bytes(workspace, tmp_path / "out", jobs=jobs)
+
+    original = (root / "evals/big.eval.yaml").read_text()
+    expected = original.replace("input: 'Question 700? 🙂'", "input: 'Changed?'")
+    assert exported["evals/big.eval.yaml"] == expected.encode()
+    documents = [case.document for case in suite.cases.order_by("position")]
+    assert suite_texts.suite_file_text(suite, documents) == expected  # as publish writes it
 
 
 def test_an_edited_case_changes_only_its_own_lines_in_the_export(tmp_path: Path) -> None:

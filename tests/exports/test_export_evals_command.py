@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -217,15 +218,15 @@ def test_interrupted_export_keeps_previous_files_and_leaves_no_temporary_file(
 
     calls = 0
 
-    def failing_suite_file_text(suite: Suite, cases: list[dict[Any, Any]]) -> str:
+    def failing_is_untouched(suite: Suite, case_jsons: Iterable[str]) -> bool:
         nonlocal calls
         calls += 1
         if calls == 5:
             raise KeyboardInterrupt
-        return original(suite, cases)
+        return original(suite, case_jsons)
 
-    original = batches.suite_file_text
-    monkeypatch.setattr(batches, "suite_file_text", failing_suite_file_text)
+    original = batches.is_untouched
+    monkeypatch.setattr(batches, "is_untouched", failing_is_untouched)
     with pytest.raises(KeyboardInterrupt):
         call_command("export_evals", "--out", str(tmp_path))
 

@@ -68,6 +68,25 @@ def test_workers_write_exactly_what_one_process_writes(
     assert shared.warnings == alone.warnings
 
 
+@pytest.mark.parametrize("root", [EXAMPLES, PERIODS], ids=["examples", "periods"])
+@pytest.mark.parametrize("approved_only", [False, True])
+def test_suites_spread_over_batches_are_written_as_suites_whole_in_one(
+    root: Path, approved_only: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = import_workspace(root, "Workspace").workspace
+    Case.objects.filter(position__in=[1, 2, 3]).update(status=ReviewStatus.APPROVED)
+    edited = Case.objects.filter(position=2).first()
+    assert edited is not None
+    edited.document = {**edited.document, "id": "edited"}
+    edited.save()
+
+    spread = export_workspace(workspace, tmp_path / "spread", jobs=1, approved_only=approved_only)
+    monkeypatch.setattr(exporting, "BATCH_SIZE", 500)
+    whole = export_workspace(workspace, tmp_path / "whole", jobs=1, approved_only=approved_only)
+
+    assert files_under(spread.folder) == files_under(whole.folder)
+
+
 def test_every_case_is_counted_once_as_it_is_written(tmp_path: Path) -> None:
     workspace = import_workspace(EXAMPLES, "Examples").workspace
     counted: list[None] = []

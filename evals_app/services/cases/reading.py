@@ -58,16 +58,18 @@ def _pages(
 def document_batches(
     suites: QuerySet[Suite], *, batch_size: int = CHUNK_SIZE, **case_filter: Any
 ) -> tuple[Sequence[Suite], Iterator[list[tuple[int, list[str], bool]]]]:
-    """The suites of `suites`, in their order, and their cases (those matching `case_filter`,
+    """The suites of `suites`, in their order, without their texts (`Suite.TEXTS`: whoever
+    needs one reads it when it needs it), and their cases (those matching `case_filter`,
     e.g. `status=...`) by position, in batches of up to `batch_size`: in each batch, for each
     suite in it, its index, its cases' documents as stored (JSON text, for
     `json_text.decode_json`) and whether they are all of its cases. Every suite is in a
     batch, those without cases too.
 
     A repository holds thousands of small suites: the cases of consecutive suites are read
-    together (one query a batch), and a larger suite's in batches of its own.
+    together (one query a batch), and a larger suite's in batches of its own. Memory holds
+    the suites' headers and one batch, however large the workspace.
     """
-    counted = list(suites)
+    counted = list(suites.defer(*Suite.TEXTS))
     # Counted apart: annotating the suites made the database group every suite's columns.
     counts = dict(
         Case.objects.filter(suite__in=suites.values("pk"), **case_filter)

@@ -40,7 +40,7 @@ from .files import (
     temporary_bytes,
     write_temporary,
 )
-from .suite_texts import suite_file_text
+from .suite_texts import is_untouched, rewritten_bytes
 
 # The cases of one batch, read with one query. In one process a batch is only the unit of
 # reading. Worker processes take a batch at a time, and smaller batches let them end closer
@@ -105,11 +105,14 @@ class BatchResult:
 @dataclass
 class Batch:
     """Cases of consecutive suites: for each suite, its index, the JSON text of its cases in
-    the batch and whether they are all of its cases (`case_reading.document_batches`). Or, as
-    the first batch, no cases but the workspace's stored files, which it writes as they are."""
+    the batch and whether they are all of its cases (`case_reading.document_batches`), and
+    the text as read of each suite it holds whole (by index; none for a suite made in the
+    app), to write its file from. Or, as the first batch, no cases but the workspace's
+    stored files, which it writes as they are."""
 
     cases: list[tuple[int, list[str], bool]]
     stored_files: bool = False
+    source_texts: dict[int, bytes] = field(default_factory=dict)  # UTF-8
 
 
 def format_batch(
@@ -123,13 +126,20 @@ def format_batch(
     try:
         if batch.stored_files:
             for path, text in work.formatter.file_texts.items():
-                result.stored_files.append(write_temporary(work.folder.target(path), [text]))
+                target = work.folder.target(path)
+                result.stored_files.append(write_temporary(target, text.encode("utf-8")))
         for index, texts, whole in batch.cases:
             suite = work.suites[index]
+            writes_file = whole and not suite.read_only
+            source_text = batch.source_texts.get(index)
+            # An untouched suite's file is its text as read: its cases need not be kept.
+            untouched = writes_file and source_text is not None and is_untouched(suite, texts)
+            keep_documents = writes_file and not untouched
             documents: list[dict[Any, Any]] = []
             for text in texts:
                 document = decode_json(text)
-                documents.append(document)
+                if keep_documents:
+                    documents.append(document)
                 rows = formatted_rows(work.formatter, suite, document, work.modes, toon=work.toon)
                 for row in rows:
                     mode = row["mode"]
@@ -138,9 +148,14 @@ def format_batch(
                     write_line(line)
                     result.line_count += 1
             piece = SuiteSlice(index, len(texts))
-            if whole and not suite.read_only:
+            if writes_file:
                 target = work.folder.target(suite.path)
-                piece.file = write_temporary(target, [suite_file_text(suite, documents)])
+                piece.file = write_temporary(
+                    target,
+                    source_text
+                    if untouched and source_text is not None
+                    else rewritten_bytes(suite, source_text, documents),
+                )
             elif not suite.read_only:
                 piece.case_texts = texts
             result.slices.append(piece)

@@ -8,7 +8,7 @@ in place together once complete (export_files). Memory does not grow with the nu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from itertools import chain, groupby
@@ -17,7 +17,6 @@ from typing import IO, Any
 
 from django.db.models import QuerySet
 
-from ...eval_files.json_text import decode_json
 from ...formatting.profile_2025.formatter import Mode
 from ...models import ReviewStatus, Suite, Workspace
 from ..cases.reading import document_batches, stored_cases
@@ -34,12 +33,13 @@ from .batches import (
 )
 from .files import (
     ExportFolder,
+    TemporaryFile,
     WrittenFiles,
     append_file,
     remove_stale_temporary_files,
     write_temporary,
 )
-from .suite_texts import suite_file_text
+from .suite_texts import is_untouched, rewritten_bytes, source_bytes, suite_file_text
 
 FORMATTED_FILE = "formatted.jsonl"
 
@@ -90,7 +90,8 @@ def export_workspace(
     work = ExportWork(formatter, suites, folders, modes, toon, folders.target(FORMATTED_FILE))
     cases = sum(suite.stored_case_count for suite in suites)  # type: ignore[attr-defined]
     # The stored files first, written by one worker while the others format the first cases.
-    batches = chain([Batch([], stored_files=True)], map(Batch, case_batches))
+    with_texts = (_with_source_texts(suites, read) for read in case_batches)
+    batches = chain([Batch([], stored_files=True)], with_texts)
     with (
         WrittenFiles() as written,
         written.new_file(work.lines_target) as jsonl,
@@ -105,33 +106,68 @@ def export_workspace(
         ) as results,
     ):
         slices = _written_lines(results, jsonl, summary, written)
+        spread: list[tuple[int, bool]] = []  # suites whose cases spanned batches: untouched?
         for index, suite_slices in groupby(slices, key=lambda piece: piece.suite):
             summary.suites += 1
-            _write_suite(work, index, suite_slices, written, summary, on_case)
+            untouched = _take_suite(work, index, suite_slices, written, summary, on_case)
+            if untouched is not None:
+                spread.append((index, untouched))
+        # Once every batch is done and let go, so that memory holds one suite's text alone.
+        for index, untouched in spread:
+            written.adopt(_spread_suite_file(work, index, untouched, case_filter))
     return summary
 
 
-def _write_suite(
+def _with_source_texts(suites: Sequence[Suite], cases: list[tuple[int, list[str], bool]]) -> Batch:
+    """A batch of `cases` with the text as read of each suite it holds whole, whose file it
+    writes (one query): the texts are read a batch at a time, never all at once."""
+    whole = {
+        suites[index].pk: index
+        for index, _, all_of_them in cases
+        if all_of_them and not suites[index].read_only
+    }
+    if not whole:
+        return Batch(cases)
+    texts = source_bytes(Suite.objects.filter(pk__in=whole))
+    return Batch(cases, source_texts={whole[pk]: text for pk, text in texts.items()})
+
+
+def _take_suite(
     work: ExportWork,
     index: int,
     slices: Iterator[SuiteSlice],
     written: WrittenFiles,
     summary: ExportSummary,
     on_case: Callable[[], object],
-) -> None:
-    """Put the suite's file in place: as its batch wrote it, or from its cases when they span
-    batches (nothing when its file is a stored file)."""
+) -> bool | None:
+    """Count the suite's cases and put its file in place as its batch wrote it. When its
+    cases spanned batches, whether they are untouched (their texts streamed through a
+    digest, never held together): its file is written later (`_spread_suite_file`). None
+    when there is nothing more to write (its file is written, or is a stored file)."""
     first = next(slices)
     case_texts = _counted(chain([first], slices), summary, on_case)
     suite = work.suites[index]
+    untouched = None
     if first.file is not None:
         written.adopt(first.file)
     elif not suite.read_only:
-        target = work.folder.target(suite.path)
-        documents = [decode_json(text) for text in case_texts]
-        written.adopt(write_temporary(target, [suite_file_text(suite, documents)]))
+        untouched = is_untouched(suite, case_texts)
     for _ in case_texts:  # counted; the file has no place for them (`tests: file://…`)
         pass
+    return untouched
+
+
+def _spread_suite_file(
+    work: ExportWork, index: int, untouched: bool, case_filter: dict[str, Any]
+) -> TemporaryFile:
+    """The file of a suite whose cases spanned batches: its text as read if they are
+    `untouched`, else written from its cases, read again (one suite's at a time)."""
+    suite = work.suites[index]
+    source = source_bytes(Suite.objects.filter(pk=suite.pk)).get(suite.pk)
+    if source is None or not untouched:
+        documents = [case.document for case in stored_cases(suite.cases.filter(**case_filter))]
+        source = rewritten_bytes(suite, source, documents)
+    return write_temporary(work.folder.target(suite.path), source)
 
 
 def exported_texts(

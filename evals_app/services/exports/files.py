@@ -9,17 +9,19 @@ killed at any moment leaves each file either as it was or complete, never cut of
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import re
+import secrets
 import shutil
-import tempfile
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, NamedTuple
 
-# `.<target name>.<8 random characters>.tmp`, as tempfile.mkstemp names them (`_temporary_beside`).
+# `.<target name>.<8 random characters>.tmp` (`_temporary_beside`; tempfile.mkstemp's names,
+# which an earlier export used, have that form too).
 TEMPORARY_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
 
 
@@ -162,15 +164,14 @@ def _sync_ahead(paths: list[str]) -> None:
         _sync(paths)
 
 
-def write_temporary(target: Path, pieces: Iterable[str]) -> TemporaryFile:
-    """Write `pieces` as UTF-8 to a new temporary file beside `target` (whose folder exists),
-    for `WrittenFiles.adopt`. Export workers write files so; the file is removed if writing
+def write_temporary(target: Path, data: bytes) -> TemporaryFile:
+    """Write `data` to a new temporary file beside `target` (whose folder exists), for
+    `WrittenFiles.adopt`. Export workers write files so; the file is removed if writing
     fails."""
     descriptor, temporary = _temporary_beside(target)
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
-            for piece in pieces:
-                handle.write(piece)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
             return TemporaryFile(temporary, target, _finish(handle))
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -204,17 +205,21 @@ _CHUNK = 1 << 20
 
 
 def _temporary_beside(target: Path) -> tuple[int, str]:
-    descriptor, temporary = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-    )
-    try:
-        # mkstemp creates the file private (0600); an exported file gets the usual permissions.
-        os.chmod(temporary, 0o666 & ~_current_umask())
-    except BaseException:
-        os.close(descriptor)
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return descriptor, temporary
+    """A new file beside `target`, open for writing, and its path. Created as
+    `tempfile.mkstemp` does (a name nobody has, never following a link) but with the usual
+    permissions of a new file (the umask's, as any program writing the file would give it),
+    in one system call."""
+    for _ in range(_ATTEMPTS):
+        temporary = f"{target.parent}/.{target.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            return os.open(temporary, _CREATE, 0o666), temporary
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary name beside", str(target))
+
+
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
+_ATTEMPTS = 100
 
 
 def _finish(handle: IO[str] | IO[bytes]) -> int:
@@ -234,9 +239,3 @@ def _load_syncfs() -> Callable[[int], int] | None:
 
 
 _syncfs = _load_syncfs()
-
-
-def _current_umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
