@@ -74,8 +74,8 @@ def test_suites_spread_over_batches_are_written_as_suites_whole_in_one(
     root: Path, approved_only: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     workspace = import_workspace(root, "Workspace").workspace
-    Case.objects.filter(position__in=[1, 2, 3]).update(status=ReviewStatus.APPROVED)
-    edited = Case.objects.filter(position=2).first()
+    Case.objects.filter(position__in=[GAP, 2 * GAP, 3 * GAP]).update(status=ReviewStatus.APPROVED)
+    edited = Case.objects.filter(position=2 * GAP).first()
     assert edited is not None
     edited.document = {**edited.document, "id": "edited"}
     edited.save()
