@@ -19,6 +19,7 @@ from .views import (
     repository,
     review,
     review_forms,
+    suggestions,
     suite_settings,
     suite_upgrade,
     suites,
@@ -121,6 +122,11 @@ urlpatterns += [
     path(f"{CASE}history/", history.case_history, name="case_history"),
     path(f"{CASE}compare/", history.case_compare, name="case_compare"),
     path(f"{CASE}history/<id:number>/restore/", history.case_restore, name="case_restore"),
+    path(
+        f"{CASE}suggestions/<id:suggestion_pk>/",
+        suggestions.case_suggestion,
+        name="case_suggestion",
+    ),
 ]
 
 # An invitation link: the invited person creates their account (no login needed).

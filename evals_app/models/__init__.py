@@ -11,6 +11,7 @@ from .notifications import Notification, NotificationPreferences
 from .remote import RepositoryRemote
 from .review import Comment, CommentThread, Membership, ReviewEvent, Revision
 from .review_forms import CaseReview, ReviewCriterion, ReviewRules, ReviewScore
+from .suggestions import Suggestion
 from .workspace import Suite, Workspace, WorkspaceFile
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "ReviewScore",
     "ReviewStatus",
     "Revision",
+    "Suggestion",
     "Suite",
     "Workspace",
     "WorkspaceFile",

@@ -39,7 +39,9 @@ def case_history(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: in
 def _history_page(
     request: HtmxHttpRequest, access: WorkspaceAccess, case: Case, error: str = ""
 ) -> HttpResponse:
-    revisions = list(case.revisions.select_related("author").order_by("-number"))
+    revisions = list(
+        case.revisions.select_related("author", "suggestion__author").order_by("-number")
+    )
     # What each revision changed, from its snapshot and the one before (newest first).
     changes = [
         change_summary(older.snapshot, revision.snapshot)
