@@ -22,7 +22,7 @@ from ninja import NinjaAPI, Swagger
 from ninja.parser import Parser
 
 from ..json_limits import load_json
-from . import assignments, cases, formatted, reviews, workspaces
+from . import assignments, cases, formatted, reviews, suggestions, workspaces
 from .auth import BearerToken
 from .errors import install_error_handlers
 
@@ -57,7 +57,7 @@ api = NinjaAPI(
     docs_decorator=csp_replace({"img-src": [SELF, "data:"]}),
 )
 install_error_handlers(api)
-for module in (workspaces, cases, reviews, assignments, formatted):
+for module in (workspaces, cases, reviews, assignments, suggestions, formatted):
     api.add_router("", module.router)
 
 

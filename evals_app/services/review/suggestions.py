@@ -25,6 +25,11 @@ class SuggestionError(ValueError):
     """A suggestion that cannot be made, applied or dismissed, with the reason in words."""
 
 
+class SuggestionConflict(SuggestionError):
+    """The case is not in the state the suggestion needs: it moved on since it was read (for a
+    new suggestion) or since the suggestion was made (stale: never applied as is)."""
+
+
 def is_stale(suggestion: Suggestion, current: dict[Any, Any]) -> bool:
     """Whether the case (now `current`) has changed since the suggestion was made."""
     return bool(current != suggestion.base)
@@ -46,7 +51,7 @@ def suggest(
             Case.objects.select_for_update().select_related("suite__workspace").get(pk=case.pk)
         )
         if current.version != base_version:
-            raise SuggestionError(
+            raise SuggestionConflict(
                 f"The case was saved (version {current.version}) after you opened it "
                 f"(version {base_version}); reload it and suggest on the current version."
             )
@@ -76,14 +81,14 @@ def apply_suggestion(suggestion: Suggestion, actor: User) -> Case:
             raise SuggestionError(f"This suggestion was already {locked.get_state_display()}.")
         case = Case.objects.select_related("suite__workspace").get(pk=locked.case_id)
         if is_stale(locked, case.document):
-            raise SuggestionError(_stale_message(locked, case))
+            raise SuggestionConflict(_stale_message(locked, case))
         who = locked.author.username if locked.author else "someone"
         try:
             saved = save_case(
                 case, locked.document, case.version, actor, summary=f"applied suggestion by {who}"
             )
         except CaseConflict as conflict:
-            raise SuggestionError(_stale_message(locked, conflict.current)) from None
+            raise SuggestionConflict(_stale_message(locked, conflict.current)) from None
         # save_case locked the case: its newest revision is the one just recorded.
         number = saved.revisions.aggregate(last=Max("number"))["last"]
         locked.revision = saved.revisions.get(number=number)
