@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from evals_app.eval_files.errors import EvalFileError
@@ -326,3 +328,25 @@ def test_the_editor_lists_the_open_suggestions(workspace: Workspace) -> None:
 
     assert f'href="{suggestion_url(suggestion)}"' in page
     assert "Suggestion by rita" in page
+
+
+@pytest.mark.parametrize("page", ["editor", "suggestion"])
+def test_pages_read_suggestions_in_a_constant_number_of_queries(
+    workspace: Workspace, page: str
+) -> None:
+    editor = factories.member(workspace, "editor")
+    case = the_case()
+    client = logged_in(editor)
+
+    def queries_with(count: int) -> int:
+        for number in range(Suggestion.objects.count(), count):
+            author = factories.member(workspace, "reviewer", f"reviewer-{number}")
+            suggest(case, author, edited(case.document, f"Refund {number}?"), case.version)
+        first = Suggestion.objects.order_by("pk").first()
+        assert first is not None
+        url = editor_url(case) if page == "editor" else suggestion_url(first)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        return len(queries)
+
+    assert queries_with(1) == queries_with(6)
