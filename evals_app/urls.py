@@ -20,6 +20,7 @@ from .views import (
     review,
     review_forms,
     runs,
+    suggestions,
     suite_settings,
     suite_upgrade,
     suites,
@@ -124,6 +125,11 @@ urlpatterns += [
     path(f"{CASE}history/", history.case_history, name="case_history"),
     path(f"{CASE}compare/", history.case_compare, name="case_compare"),
     path(f"{CASE}history/<id:number>/restore/", history.case_restore, name="case_restore"),
+    path(
+        f"{CASE}suggestions/<id:suggestion_pk>/",
+        suggestions.case_suggestion,
+        name="case_suggestion",
+    ),
 ]
 
 # An invitation link: the invited person creates their account (no login needed).

@@ -22,7 +22,17 @@ from ninja import NinjaAPI, Swagger
 from ninja.parser import Parser
 
 from ..json_limits import load_json
-from . import assignments, cases, formatted, history, jobs, reviews, runs, workspaces
+from . import (
+    assignments,
+    cases,
+    formatted,
+    history,
+    jobs,
+    reviews,
+    runs,
+    suggestions,
+    workspaces,
+)
 from .auth import BearerToken
 from .errors import install_error_handlers
 
@@ -58,7 +68,17 @@ api = NinjaAPI(
     docs_decorator=csp_replace({"img-src": [SELF, "data:"]}),
 )
 install_error_handlers(api)
-for module in (workspaces, cases, reviews, assignments, history, formatted, jobs, runs):
+for module in (
+    workspaces,
+    cases,
+    reviews,
+    assignments,
+    suggestions,
+    history,
+    formatted,
+    jobs,
+    runs,
+):
     api.add_router("", module.router)
 
 

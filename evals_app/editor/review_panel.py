@@ -10,7 +10,15 @@ from django.contrib.auth.models import User
 from django.db.models import Prefetch
 
 from ..eval_files.case_parts import split_case
-from ..models import Case, Comment, CommentThread, ReviewCriterion, ReviewEvent, ReviewStatus
+from ..models import (
+    Case,
+    Comment,
+    CommentThread,
+    ReviewCriterion,
+    ReviewEvent,
+    ReviewStatus,
+    Suggestion,
+)
 from ..permissions import WorkspaceAccess
 from ..request_numbers import parse_number
 from ..services.review.approvals import authors_of_pending_change, counted_approvers, rules_of
@@ -119,6 +127,9 @@ def review_context(
         "case": case,
         "access": access,
         "review": panel,
+        "suggestions": list(
+            case.suggestions.filter(state=Suggestion.State.OPEN).select_related("author")
+        ),
     }
 
 

@@ -12,6 +12,7 @@ from .remote import RepositoryRemote
 from .review import Comment, CommentThread, Membership, ReviewEvent, Revision
 from .review_forms import CaseReview, ReviewCriterion, ReviewRules, ReviewScore
 from .run import Run, RunResult
+from .suggestions import Suggestion
 from .workspace import Suite, Workspace, WorkspaceFile
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "Revision",
     "Run",
     "RunResult",
+    "Suggestion",
     "Suite",
     "Workspace",
     "WorkspaceFile",

@@ -20,6 +20,7 @@ class Notification(models.Model):
         ASSIGNMENT = "assignment", "Cases assigned to me"
         CHANGES_REQUESTED = "changes_requested", "Changes requested on my cases"
         APPROVED = "approved", "Approvals of my cases"
+        SUGGESTION = "suggestion", "Suggested changes to my cases"
 
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -5,6 +5,8 @@ re-render the turns from the posted, unsaved state; the preview is a separate si
 POST; saving checks the version the editor loaded so that nobody's work is overwritten.
 Anyone who may see the workspace may open the editor; reviewers and viewers get it read-only
 (the preview, comments and review steps, no edit controls), and every edit needs the editor role.
+In suggest mode (`?suggest=1`, for whoever may comment) the same form edits a draft that is saved
+as a suggestion instead of a revision (docs/user-guide.md, "Suggested edits").
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import trigger_client_event
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from ..editor.case_drafts import CaseDraft, DraftFormError, DraftValueError
 from ..editor.page_context import editor_context, preview_context
@@ -33,6 +36,7 @@ from ..services.cases.editing import CaseConflict, differences, paste_case, save
 from ..services.cases.pasting import paste_example, pasted_replacement
 from ..services.profiles import profile_of
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
+from ..services.review.suggestions import SuggestionError, suggest
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
 from .runs import run_panel_context
@@ -53,25 +57,30 @@ def case_editor(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
             today=profile_of(suite).expands_tests,
             prompts="prompts" in suite.document,
         )
-        return _render_editor(request, access, case, draft)
-    access.require(Capability.EDIT)
+        suggesting = request.GET.get("suggest") == "1" and access.can_comment
+        return _render_editor(request, access, case, draft, suggesting=suggesting)
+    suggesting = request.POST.get("mode") == "suggest"
+    access.require(Capability.COMMENT if suggesting else Capability.EDIT)
     try:
         _check_hidden_json(request.POST)
         draft = CaseDraft.from_form(request.POST)
     except (DraftFormError, JSONTooDeep) as error:
         return HttpResponseBadRequest(f"The editor form was not understood: {error}")
     action = request.POST.get("action", "save")
+    if action == "suggest":
+        return _suggest(request, access, case, draft)
     if action == "save" or action.startswith("overwrite:"):
+        access.require(Capability.EDIT)
         return _save(request, access, case, draft, action)
     try:
         focus = draft.apply(action)
     except DraftFormError as error:
         return HttpResponseBadRequest(str(error))
     if request.htmx:
-        context = _context(request, access, case, draft, focus=focus)
+        context = _context(request, access, case, draft, focus=focus, suggesting=suggesting)
         response = render(request, f"{TEMPLATE}#conversation", context)
         return trigger_client_event(response, "turns-changed", after="settle")
-    return _render_editor(request, access, case, draft, focus=focus)
+    return _render_editor(request, access, case, draft, focus=focus, suggesting=suggesting)
 
 
 def _save(
@@ -111,6 +120,29 @@ def _save(
     return trigger_client_event(response, "case-saved")
 
 
+def _suggest(
+    request: HtmxHttpRequest, access: WorkspaceAccess, case: Case, draft: CaseDraft
+) -> HttpResponse:
+    """Save the draft as a suggestion, then show it; a refusal keeps the draft on the page."""
+    if draft.version is None:
+        return HttpResponseBadRequest("The editor form was not understood: no version")
+    note = request.POST.get("suggestion_note", "")
+    try:
+        made = suggest(case, signed_in_user(request), draft.saved_document(), draft.version, note)
+    except (DraftValueError, SuggestionError) as error:
+        invalid = EvalFileError(str(error))
+        return _render_status(
+            request, access, case, draft, status=422, error=invalid, suggesting=True
+        )
+    except EvalFileError as error:
+        return _render_status(
+            request, access, case, draft, status=422, error=error, suggesting=True
+        )
+    messages.success(request, f"Suggested a change to {case.case_id}.")
+    url = reverse("case_suggestion", args=[access.workspace.slug, case.suite.pk, case.pk, made.pk])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
 def _render_status(
     request: HtmxHttpRequest,
     access: WorkspaceAccess,
@@ -118,9 +150,14 @@ def _render_status(
     draft: CaseDraft,
     *,
     status: int,
+    suggesting: bool = False,
     **extra: Any,
 ) -> HttpResponse:
-    context = {**_context(request, access, case, draft, preview=not request.htmx), **extra}
+    preview = not request.htmx
+    context = {
+        **_context(request, access, case, draft, preview=preview, suggesting=suggesting),
+        **extra,
+    }
     template = f"{TEMPLATE}#save-status" if request.htmx else TEMPLATE
     return render(request, template, context, status=status)
 
@@ -131,8 +168,12 @@ def _render_editor(
     case: Case,
     draft: CaseDraft,
     focus: str | None = None,
+    *,
+    suggesting: bool = False,
 ) -> HttpResponse:
-    context = _context(request, access, case, draft, focus=focus, preview=True)
+    context = _context(
+        request, access, case, draft, focus=focus, preview=True, suggesting=suggesting
+    )
     return render(request, TEMPLATE, context)
 
 
@@ -144,13 +185,16 @@ def _context(
     *,
     focus: str | None = None,
     preview: bool = False,
+    suggesting: bool = False,
 ) -> dict[str, Any]:
-    """The editor's context: the form, the review panel and, for whole pages, the preview."""
+    """The editor's context: the form, the review panel and, for whole pages, the preview;
+    `suggesting`: the form is open to whoever may comment, and saves a suggestion."""
     formatter = WorkspaceFormatter(access.workspace)
     context = editor_context(formatter, case.suite, case, draft, focus=focus)
     context.update(review_context(access, case, signed_in_user(request)))
     # A CSV file's cases are formatted and previewed, never edited (docs/formats.md).
-    context["read_only"] = not access.can_edit or case.suite.read_only
+    context["read_only"] = not (access.can_edit or suggesting) or case.suite.read_only
+    context["suggesting"] = suggesting and not case.suite.read_only
     if preview:
         context.update(preview_context(formatter, case.suite, draft))
         context.update(run_panel_context(access, case))

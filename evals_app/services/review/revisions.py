@@ -44,7 +44,7 @@ class RevisionPage:
 def revision_page(case: Case, below: int | None, size: int) -> RevisionPage:
     """At most `size` revisions of `case` numbered below `below` (from the newest when None),
     newest first: a page of a history that may hold thousands (docs/user-guide.md, "History")."""
-    revisions = case.revisions.select_related("author").order_by("-number")
+    revisions = case.revisions.select_related("author", "suggestion__author").order_by("-number")
     if below is not None:
         revisions = revisions.filter(number__lt=below)
     # One more than shown: the revision before the page's oldest, to say what that one changed.
