@@ -33,6 +33,7 @@ from .measure_large_suite import measure_large_suite
 from .measure_list_changes import measure_list_changes
 from .measure_pages import measure_pages
 from .measure_patterns import measure_patterns
+from .measure_queue import measure_queue
 from .measure_repository import measure_repository
 from .measure_runs import measure_runs
 from .measure_sync import measure_sync
@@ -83,6 +84,7 @@ GROUPS = (
     "web",  # preview under load, throughput, and in Chromium
     "list-changes",  # duplicating and deleting a case in a suite of --cases cases
     "runs",  # a test and a suite run with AgentV (docs/runs.md)
+    "queue",  # My queue with every case assigned (last: it moves half the cases into review)
 )
 WORKSPACE = "bench"
 TEXT_HEAVY_WORKSPACE = "bench-text-heavy"
@@ -157,7 +159,7 @@ def _run(
     browser: bool,
 ) -> list[Figure]:
     figures: list[Figure] = measure_patterns() if "patterns" in groups else []
-    if groups & {"short-values", "sync", "memory", "pages", "web"}:
+    if groups & {"short-values", "sync", "memory", "pages", "web", "queue"}:
         progress(f"generating {sizes.cases} cases")
         workspace = generate_workspace(folder / "workspace", cases=sizes.cases, seed=seed)
         if "short-values" in groups:
@@ -189,7 +191,7 @@ def _run(
             (WORKSPACE, sizes.cases),
             folder / "out",
         )
-    if groups & {"pages", "web"}:
+    if groups & {"pages", "web", "queue"}:
         join(WORKSPACE)
     if "pages" in groups:
         figures += measure_pages(workspace, WORKSPACE, sizes.page_requests)
@@ -205,6 +207,8 @@ def _run(
         figures += measure_list_changes(sizes.cases)
     if "runs" in groups:
         figures += measure_runs(environment, folder, sizes.run_suite_cases)
+    if "queue" in groups:
+        figures += measure_queue(WORKSPACE, sizes.page_requests)
     return figures
 
 

@@ -112,9 +112,10 @@ class SuiteAdmin(KeepsText, admin.ModelAdmin):
     list_filter = ["workspace"]
     search_fields = ["path"]
     # The sync's bookkeeping (docs/sync.md) is shown, not edited.
-    exclude = ["base_document"]
-    readonly_fields = ["base_document_json"]
+    exclude = ["base_document", "base_reads"]
+    readonly_fields = ["base_document_json", "base_reads_json"]
     base_document_json = json_display("base_document")
+    base_reads_json = json_display("base_reads")
 
 
 @admin.register(Case)

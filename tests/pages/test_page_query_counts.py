@@ -23,8 +23,8 @@ pytestmark = pytest.mark.django_db
 SUITE_PAGE_QUERIES = 12  # session, user, workspace, suite, the page of cases, files, conflicts,
 # summaries pending, the review form, the reviewers an owner may assign cases to, the suite's
 # last run with AgentV and the page's cases' last results
-EDITOR_QUERIES = 14  # with the review form, its rules, the reviews, the assignments and the
-# case's last runs with AgentV
+EDITOR_QUERIES = 15  # with the review form, its rules, the reviews, the assignments, the
+# case's open suggestions and its last runs with AgentV
 
 
 @pytest.fixture

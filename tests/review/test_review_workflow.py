@@ -427,7 +427,7 @@ def test_editor_page_queries_stay_constant_with_threads_and_steps(
     client.force_login(reviewer)
     case = the_case()
 
-    # 15, and the review form's rules, approvals, reviews and assignments, and the case's last
-    # runs with AgentV.
-    with django_assert_max_num_queries(17):
+    # 15, and the review form's rules, approvals, reviews and assignments, the case's open
+    # suggestions and its last runs with AgentV.
+    with django_assert_max_num_queries(18):
         client.get(reverse("case_editor", args=[workspace.slug, case.suite_id, case.pk]))

@@ -15,7 +15,15 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from evals_app.json_limits import MAX_JSON_DEPTH
-from evals_app.models import Case, Job, Run, Workspace
+from evals_app.models import (
+    Case,
+    Job,
+    Notification,
+    ReviewCriterion,
+    Run,
+    Suggestion,
+    Workspace,
+)
 from evals_app.services.workspaces.invitations import invitation_token
 from tests import factories
 from tests.html_forms import form_fields
@@ -134,7 +142,27 @@ def world() -> World:
     }
     run_job = Job.objects.create(kind=Job.Kind.RUN, requested_by=owner)
     run = Run.objects.create(workspace=space, suite=suite, job=run_job, target="mock")
-    values.update(run_pk=run.pk, run_id=run.pk)
+    values.update(run_pk=run.pk, run_id=run.pk, job_id=values["job_pk"])
+    criterion = ReviewCriterion.objects.create(
+        workspace=space, position=0, name="Clear", kind=ReviewCriterion.Kind.PASS_FAIL
+    )
+    notice = Notification.objects.create(
+        recipient=owner,
+        kind=Notification.Kind.MENTION,
+        workspace=space,
+        case=case,
+        text="Mentioned.",
+        link="/",
+    )
+    suggestion = Suggestion.objects.create(
+        case=case, author=other, base=case.document, base_version=1, document=case.document
+    )
+    values.update(
+        criterion_pk=criterion.pk,
+        notification_pk=notice.pk,
+        suggestion_pk=suggestion.pk,
+        pk=suggestion.pk,  # the API's suggestions/{pk}
+    )
     return World(client, values, case)
 
 

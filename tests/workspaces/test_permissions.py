@@ -299,6 +299,11 @@ def test_every_view_of_the_app_is_in_the_matrix() -> None:
     # A job is its requester's alone: anyone else gets a 404 (tests/jobs/).
     anywhere |= {"running_jobs", "job_detail", "job_cancel", "job_download"}
     anywhere |= {"queue_import", "list_jobs", "read_job", "cancel"}
+    # Runs and suggestions have their rights tested role by role in their rooms
+    # (tests/runs/, tests/api/test_api_runs.py, tests/review/test_suggestions.py,
+    # tests/api/test_api_suggestions.py).
+    anywhere |= {"case_run", "suite_run", "run_detail", "run_cancel", "run_case", "read_run"}
+    anywhere |= {"suggest_change", "case_suggestion", "case_suggestions", "apply", "dismiss"}
     covered = {endpoint.name for endpoint in ENDPOINTS + API_ENDPOINTS} | anywhere
 
     assert {pattern.name for pattern in _patterns()} <= covered

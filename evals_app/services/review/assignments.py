@@ -14,7 +14,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet, Value
+from django.db.models import Max, OuterRef, QuerySet, Value
 from django.urls import reverse
 from django.utils import timezone
 
@@ -25,10 +25,11 @@ from ...models import (
     ReviewAssignment,
     ReviewEvent,
     ReviewStatus,
+    Revision,
     Suite,
 )
 from ..cases.bulk import BulkResult
-from .approvals import review_started
+from .approvals import EPOCH, RESTARTS, review_started
 from .notifications import Kind, notify
 
 Action = ReviewEvent.Action
@@ -103,30 +104,39 @@ def unassign_cases(suite: Suite, pks: Sequence[int], reviewer_ids: Sequence[int]
     return BulkResult(done=ids)
 
 
-def _reviewed(user_id: int) -> Exists:
-    """Whether the user reviewed the assignment's case as it stands."""
-    return Exists(
+def _reviewed(user_id: int, cases: QuerySet[ReviewAssignment]) -> set[int]:
+    """The ids of the cases of `cases` (assignments) that the user reviewed as they stand
+    (three grouped queries, whatever the queue's length: a subquery per row would make the
+    database look for each row's latest revision and restart apart)."""
+    case_ids = cases.values("case_id")
+    decided = _latest(
         ReviewEvent.objects.filter(
-            case=OuterRef("case"),
+            case_id__in=case_ids,
             actor_id=user_id,
             action__in=[Action.APPROVED, Action.CHANGES_REQUESTED],
-            created_at__gt=review_started(OuterRef("case")),
         )
     )
+    changed = _latest(Revision.objects.filter(case_id__in=case_ids))
+    restarted = _latest(ReviewEvent.objects.filter(case_id__in=case_ids, action__in=RESTARTS))
+    return {
+        case
+        for case, at in decided.items()
+        if at > max(changed.get(case, EPOCH), restarted.get(case, EPOCH))
+    }
+
+
+def _latest(rows: QuerySet[ReviewEvent] | QuerySet[Revision]) -> dict[int, datetime]:
+    """The latest `created_at` of `rows` by case id."""
+    latest = rows.order_by().values("case_id").annotate(at=Max("created_at"))
+    return {row["case_id"]: row["at"] for row in latest}
 
 
 def assignments_of(user: User) -> QuerySet[ReviewAssignment]:
-    """The user's assignments in the workspaces they still review in, in queue order, each
-    annotated `reviewed` and `waiting` (in review, not reviewed by them yet)."""
+    """The user's assignments in the workspaces they still review in, in queue order."""
     reviewing = Membership.objects.filter(user_id=user.pk, role__in=REVIEWING_ROLES)
-    return (
-        ReviewAssignment.objects.filter(
-            reviewer_id=user.pk, case__suite__workspace_id__in=reviewing.values("workspace_id")
-        )
-        .annotate(reviewed=_reviewed(user.pk))
-        .annotate(waiting=Q(case__status=ReviewStatus.IN_REVIEW) & Q(reviewed=False))
-        .order_by("case__suite__workspace__name", "case__suite__path", "case__position")
-    )
+    return ReviewAssignment.objects.filter(
+        reviewer_id=user.pk, case__suite__workspace_id__in=reviewing.values("workspace_id")
+    ).order_by("case__suite__workspace__name", "case__suite__path", "case__position")
 
 
 @dataclass
@@ -156,27 +166,22 @@ class Queue:
 
 
 def my_queue(user: User, *, look: bool = True) -> Queue:
-    """The user's queue (four queries, whatever its length); with `look`, what is new is
-    measured from their previous look and this look is remembered."""
+    """The user's queue (a fixed number of queries, whatever its length); with `look`, what is
+    new is measured from their previous look and this look is remembered."""
     assignments = assignments_of(user)
-    # Counted from the rows (an aggregate filtered on the annotations counts nothing on
-    # SQLite), reading `reviewed` once per row: `waiting` follows from it and the status.
-    states = list(assignments.values_list("reviewed", "case__status"))  # type: ignore[misc]
-    counts = {
-        "total": len(states),
-        "reviewed": sum(reviewed for reviewed, _ in states),
-        "waiting": sum(
-            not reviewed and status == ReviewStatus.IN_REVIEW for reviewed, status in states
-        ),
-    }
+    reviewed = _reviewed(user.pk, assignments)
+    states = list(assignments.values_list("case_id", "case__status"))
+    waiting = {case for case, status in states if _waits(case, status, reviewed)}
     visit = QueueVisit.objects.filter(user_id=user.pk).first()
     last_seen = visit.seen_at if visit else None
-    rows = assignments.select_related("case__suite__workspace")[:QUEUE_PAGE]
+    # Not the suites' texts as read: a suite file's megabytes would come once per row.
+    suite_texts = [f"case__suite__{name}" for name in Suite.TEXTS]
+    rows = assignments.select_related("case__suite__workspace").defer(*suite_texts)[:QUEUE_PAGE]
     items = [
         QueueItem(
             row.case,
-            row.reviewed,  # type: ignore[attr-defined]
-            row.waiting,  # type: ignore[attr-defined]
+            row.case_id in reviewed,
+            row.case_id in waiting,
             last_seen is not None
             and (row.created_at > last_seen or row.case.updated_at > last_seen),
         )
@@ -184,17 +189,23 @@ def my_queue(user: User, *, look: bool = True) -> Queue:
     ]
     if look:
         QueueVisit.objects.update_or_create(user=user, defaults={"seen_at": timezone.now()})
-    return Queue(items, counts["total"], counts["reviewed"], counts["waiting"], last_seen)
+    return Queue(items, len(states), len(reviewed), len(waiting), last_seen)
+
+
+def _waits(case: int, status: str, reviewed: set[int]) -> bool:
+    """Whether an assigned case waits for its reviewer: in review, not reviewed by them yet."""
+    return status == ReviewStatus.IN_REVIEW and case not in reviewed
 
 
 def next_in_queue(user: User, after: int | None = None) -> Case | None:
     """The case waiting for the user that comes after case `after` in their queue (the first
-    waiting one when none does, or `after` is not in it); None when nothing waits (two
-    queries)."""
-    # `reviewed` is an annotation, which django-stubs cannot see.
-    rows = assignments_of(user).values_list("case_id", "reviewed", "case__status")  # type: ignore[misc]
+    waiting one when none does, or `after` is not in it); None when nothing waits (five
+    queries at most)."""
+    assignments = assignments_of(user)
+    reviewed = _reviewed(user.pk, assignments)
     queue = [
-        (case, not reviewed and status == ReviewStatus.IN_REVIEW) for case, reviewed, status in rows
+        (case, _waits(case, status, reviewed))
+        for case, status in assignments.values_list("case_id", "case__status")
     ]
     start = next((index for index, (case, _) in enumerate(queue) if case == after), -1)
     later = queue[start + 1 :] + queue[: start + 1]

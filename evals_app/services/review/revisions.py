@@ -50,6 +50,6 @@ def revision_page(case: Case, below: int | None, size: int) -> RevisionPage:
     # One more than shown: the revision before the page's oldest, to say what that one changed.
     rows = list(revisions[: size + 1])
     shown = rows[:size]
-    before = [*rows[1:], None][:size]
+    before = [*rows[1:], None][: len(shown)]  # none for a case with no revision
     older = shown[-1].number if len(rows) > size else None
     return RevisionPage(list(zip(shown, before, strict=True)), older, below is None)
