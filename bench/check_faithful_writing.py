@@ -1,6 +1,6 @@
 """Byte-faithful writing on every eval file of a folder (e.g. a checkout of AgentV's public
 repository): `python -m bench.check_faithful_writing FOLDER`. Prints one line per problem and
-the counts (files tried, identical, edits minimal), as issue 21 asks."""
+the counts (files tried, identical, edits minimal)."""
 
 from __future__ import annotations
 

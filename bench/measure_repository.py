@@ -1,4 +1,4 @@
-"""Publish and a sync check on the text-heavy repository, against the parse floor (issue 21).
+"""Publish and a sync check on the text-heavy repository, against the parse floor.
 
 The text-heavy workspace (thousands of small eval files) becomes a git repository and the
 workspace imported from it is linked to it. Then: a sync check (a dry run) with nothing

@@ -1,4 +1,4 @@
-"""`python -m bench.run [--quick]`: every performance figure of issue 6, one JSON line each.
+"""`python -m bench.run [--quick]`: every performance figure, one JSON line each.
 
 Generates seeded workspaces of both profiles (generate.py), then measures in one run: guideline
 matching at its worst; for each profile, the YAML parse floor and import and export against it

@@ -78,7 +78,7 @@ def fast_password_hashing(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def repositories_pass_git_fsck() -> Iterator[None]:
-    """Every repository a test made is clean for `git fsck --strict` after it (issue 19): every
+    """Every repository a test made is clean for `git fsck --strict` after it: every
     publish in the suite is checked. A test that crafts a broken tree on purpose says so
     (`Repository.commit_raw`)."""
     before = len(MADE)

@@ -1,5 +1,5 @@
 """Writing an eval file back byte for byte where it did not change (docs/formats.md, "Round
-trip"; issue 21).
+trip").
 
 `rewrite_eval_file` takes the file's text as it was read and the documents it must now hold.
 Untouched, the text comes back as it was; changed, only what changed is written anew: cases

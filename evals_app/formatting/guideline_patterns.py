@@ -5,7 +5,7 @@
 (including none), `[...]` is a character class (`[!...]` or `[^...]` negated), `\\` escapes the
 next character. Dot files and dot folders match like any other name; matching is case-sensitive.
 
-Work is bounded whatever a pattern holds (issue 19, H2). A config has at most MAX_PATTERNS
+Work is bounded whatever a pattern holds (docs/security.md). A config has at most MAX_PATTERNS
 patterns of at most MAX_PATTERN_LENGTH characters. Each pattern is compiled once into a regular
 expression that never backtracks into a choice it has made: every `*` and every `**` but the
 last is an atomic group that takes the earliest place its following part fits (an earlier

@@ -1,4 +1,4 @@
-"""The API's case list comes a page at a time (issue 19, L6): a page size with a default and a
+"""The API's case list comes a page at a time: a page size with a default and a
 maximum, the total on every page, and an opaque cursor that stays right while cases are added."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reading stored cases in bulk gives what reading them one by one gives (issue 6's fast paths).
+"""Reading stored cases in bulk gives what reading them one by one gives.
 
 Export reads cases as plain rows in chunks; the preview reads only the files a case may refer
 to; the import computes the suite page's summaries while it checks the files. Each must agree

@@ -1,4 +1,4 @@
-"""Templates are compiled once per process, not on every render (issue 6: compiling the editor's
+"""Templates are compiled once per process, not on every render (compiling the editor's
 template was most of a preview's time)."""
 
 from __future__ import annotations

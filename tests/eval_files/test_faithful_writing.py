@@ -1,4 +1,4 @@
-"""Byte-faithful writing (issue 21): untouched files come back as read, an edit changes only
+"""Byte-faithful writing (docs/sync.md): untouched files come back as read, an edit changes only
 its lines, and whatever is written reads back as the documents."""
 
 from __future__ import annotations

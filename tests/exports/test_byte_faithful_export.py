@@ -1,5 +1,5 @@
 """Export writes what it did not change exactly as it was read: every eval file, file of cases,
-config, prompt and attachment, byte for byte (docs/formats.md, "Round trip"; issue 21)."""
+config, prompt and attachment, byte for byte (docs/formats.md, "Round trip")."""
 
 from __future__ import annotations
 

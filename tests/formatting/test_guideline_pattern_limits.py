@@ -1,4 +1,4 @@
-"""Bounded work for guideline patterns (issue 19, H2): limits on their number and length, and
+"""Bounded work for guideline patterns (docs/security.md): limits on their number and length, and
 compiled expressions whose size follows the pattern's, whatever it holds."""
 
 from __future__ import annotations

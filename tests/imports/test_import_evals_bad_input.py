@@ -490,7 +490,7 @@ def test_a_config_with_an_invalid_pattern_is_skipped_with_a_warning_naming_it(
 def test_a_config_beyond_the_pattern_limits_is_skipped_with_a_warning_naming_the_limit(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The attack of issue 19 (H2), shortened: a class of many ranges in one long pattern.
+    # The worker-stalling attack (docs/security.md), shortened: many ranges in one long pattern.
     pattern = "**/*[" + "0-0" * 200 + "]*d"
     write_files(
         tmp_path / "ws",

@@ -255,7 +255,7 @@ def test_nobody_but_an_owner_imports_into_an_existing_workspace_and_is_told_only
     job, html = report(client, factories.zip_archive({"evals/a.yaml": SUITE}), name="Team evals")
 
     assert job.state == Job.State.FAILED
-    # The words anyone gets for a taken name: nothing about who owns it (issue 19, L4).
+    # The words anyone gets for a taken name: nothing about who owns it.
     assert "A workspace named 'Team evals' already exists; choose another name." in html
     assert "not its owner" not in html
     assert factories.database_snapshot() == before

@@ -1,5 +1,5 @@
 """The suite page, the editor and the preview use as many queries for a suite of 1,000 cases
-and a case of 50 turns as for small ones (issue 6; the time is measured by `make bench`)."""
+and a case of 50 turns as for small ones (the time is measured by `make bench`)."""
 
 from __future__ import annotations
 

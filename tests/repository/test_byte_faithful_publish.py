@@ -1,6 +1,6 @@
 """Publish commits a team can review: one string of one case changed through the API changes
 only that case's lines, no more than the value had (+1), and keeps every comment; every other
-file keeps its bytes (docs/sync.md, "What is kept byte for byte"; issue 21)."""
+file keeps its bytes (docs/sync.md, "What is kept byte for byte")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A sync keeps the repository's text of each file it brings in, so that what is written next
-starts from it (docs/sync.md, "What is kept byte for byte"; issue 21)."""
+starts from it (docs/sync.md, "What is kept byte for byte")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`write_tree`, the last line of defence (issue 19): it never writes a tree `git fsck` refuses
+"""`write_tree`, the last line of defence: it never writes a tree `git fsck` refuses
 or one that turns a symbolic link or a submodule into the app's text, and keeps modes."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 19, "One path rule, everywhere": no door stores a path git cannot check out (M1), a
+"""One path rule, everywhere (docs/security.md): no door stores a path git cannot check out (M1), a
 repository's symbolic link never becomes the app's text (M2), a commit's bad file names are
 skipped by name, never a 500 or a suite (M3), and a .zip's invisible characters are refused
 (L5). The fixture of tests/conftest.py runs `git fsck --strict` after each of these."""

@@ -1,4 +1,4 @@
-"""Input no column can store is refused before any write, naming the field (issue 19, L1):
+"""Input no column can store is refused before any write, naming the field:
 a lone surrogate (`\\ud800`, half of a character), NUL (which PostgreSQL text cannot hold) and
 text longer than its column, at the API, the live preview and the .zip import."""
 

@@ -1,6 +1,6 @@
 """Upgrading a suite is the one operation that may rewrite its file: the new text, keeping the
 comments of the keys it keeps, is what the suite is written from next (docs/formats.md,
-"Round trip"; issue 21)."""
+"Round trip")."""
 
 from __future__ import annotations
 

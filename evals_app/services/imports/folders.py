@@ -105,7 +105,8 @@ def import_workspace(
             raise ImportFailed([EvalFileError(str(error), file=str(path))]) from None
     summary = ImportSummary(workspace=Workspace(name=name or root.name), skipped=found.skipped)
     if location is not None:
-        # A repository's symbolic link is not a file the app can edit and publish (issue 19).
+        # A repository's symbolic link is not a file the app can edit and publish
+        # (docs/security.md).
         found.eval_files = [
             eval_file
             for eval_file in found.eval_files

@@ -1,7 +1,7 @@
 """A workspace's text files: guidelines, attachments, judge prompts and configs.
 
 Formatting reads files and patterns from the database, so every preview follows a change here
-at once (issue 3, item 4).
+at once.
 """
 
 from __future__ import annotations
