@@ -170,7 +170,7 @@ def my_queue(user: User, *, look: bool = True) -> Queue:
     new is measured from their previous look and this look is remembered."""
     assignments = assignments_of(user)
     reviewed = _reviewed(user.pk, assignments)
-    states = list(assignments.values_list("case_id", "case__status"))
+    states = list(assignments.order_by().values_list("case_id", "case__status"))  # counts only
     waiting = {case for case, status in states if _waits(case, status, reviewed)}
     visit = QueueVisit.objects.filter(user_id=user.pk).first()
     last_seen = visit.seen_at if visit else None
