@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
@@ -14,10 +13,10 @@ from ..models import Case, ReviewStatus
 from ..permissions import Capability
 from ..services.cases.editing import CaseConflict, differences, save_case
 from .auth import api_user
-from .cursors import BadCursor, decode_cursor, encode_cursor
+from .cursors import BadCursor
 from .errors import WORKSPACE_ERRORS, InvalidDocument, Message, invalid_document
 from .lookups import access_to, case_at, suite_at
-from .pages import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
+from .pages import Page, PageQuery, page_of
 
 router = Router(tags=["cases"])
 
@@ -37,27 +36,9 @@ class CaseOut(CaseSummary):
     document: dict[str, Any]
 
 
-class CaseFilter(Schema):
+class CaseFilter(PageQuery):
     suite: str | None = Field(None, description="Only the cases of the suite at this path.")
     status: ReviewStatus | None = Field(None, description="Only the cases with this review status.")
-    limit: int = Field(
-        DEFAULT_PAGE_SIZE,
-        ge=1,
-        le=MAX_PAGE_SIZE,
-        description=f"Cases per page, at most {MAX_PAGE_SIZE}.",
-    )
-    cursor: str | None = Field(
-        None, description="Where to continue: the `next` of the previous page; the first if none."
-    )
-
-
-class CasePage(Schema):
-    """One page of cases; `next` is the cursor of the following page (null on the last) and
-    `total` the number of cases the filters select, on every page."""
-
-    items: list[CaseSummary]
-    total: int
-    next: str | None
 
 
 class CaseAddress(Schema):
@@ -94,7 +75,7 @@ class Conflict(Schema):
     differences: list[Difference]
 
 
-@router.get("/workspaces/{slug}/cases", response={200: CasePage, **WORKSPACE_ERRORS})
+@router.get("/workspaces/{slug}/cases", response={200: Page[CaseSummary], **WORKSPACE_ERRORS})
 def list_cases(request: HttpRequest, slug: str, filters: Query[CaseFilter]) -> Any:
     """The workspace's cases, suite by suite (by path), in their order in the suite, a page at
     a time: follow `next` until it is null (docs/api.md)."""
@@ -104,28 +85,32 @@ def list_cases(request: HttpRequest, slug: str, filters: Query[CaseFilter]) -> A
         cases = cases.filter(suite=suite_at(access, filters.suite))
     if filters.status is not None:
         cases = cases.filter(status=filters.status)
-    total = cases.count()
-    if filters.cursor is not None:
-        try:
-            path, position = decode_cursor(filters.cursor, (str, int))
-        except BadCursor as error:
-            return Status(400, Message(message=str(error)))
-        # Keyset paging on the sort key (suite path, position), unique in a workspace.
-        cases = cases.filter(Q(suite__path__gt=path) | Q(suite__path=path, position__gt=position))
-    rows = list(
-        cases.order_by("suite__path", "position").values_list(
-            "suite__path", "case_id", "status", "version", "position"
-        )[: filters.limit + 1]
+    # Keyset paging on (suite path, position), unique in a workspace; not the documents.
+    listed = cases.select_related("suite").only(
+        "case_id", "status", "version", "position", "suite__path"
     )
-    more = len(rows) > filters.limit
-    rows = rows[: filters.limit]
-    return CasePage(
+    try:
+        rows, total, following = page_of(
+            listed,
+            ("suite__path", "position"),
+            lambda case: (case.suite.path, case.position),
+            (str, int),
+            filters,
+        )
+    except BadCursor as error:
+        return Status(400, Message(message=str(error)))
+    return Page[CaseSummary](
         items=[
-            CaseSummary(suite=path, id=case_id, status=ReviewStatus(status), version=version)
-            for path, case_id, status, version, _ in rows
+            CaseSummary(
+                suite=case.suite.path,
+                id=case.case_id,
+                status=ReviewStatus(case.status),
+                version=case.version,
+            )
+            for case in rows
         ],
         total=total,
-        next=encode_cursor((rows[-1][0], rows[-1][4])) if more else None,
+        next=following,
     )
 
 

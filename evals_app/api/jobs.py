@@ -15,7 +15,7 @@ from ninja.files import UploadedFile
 from ..models import Job
 from ..permissions import Capability
 from ..request_numbers import MAX_DATABASE_INTEGER
-from ..services.jobs.operations import export_file
+from ..services.jobs.operations import finished_export
 from ..services.jobs.queue import cancel_job
 from ..services.jobs.requests import (
     JobRefused,
@@ -249,9 +249,8 @@ def cancel(request: HttpRequest, job_id: int) -> Any:
 def download(request: HttpRequest, job_id: int) -> Any:
     """The .zip an export job made."""
     job = _own_job(request, job_id)
-    path = export_file(job)
-    if job.kind != Job.Kind.EXPORT or job.state != Job.State.DONE or not path.exists():
+    found = finished_export(job)
+    if found is None:
         raise Http404("This job made no export to download.")
-    suffix = "-approved" if job.arguments.get("approved_only") else ""
-    slug = job.workspace.slug if job.workspace else "export"
-    return FileResponse(path.open("rb"), as_attachment=True, filename=f"{slug}{suffix}.zip")
+    path, name = found
+    return FileResponse(path.open("rb"), as_attachment=True, filename=name)

@@ -11,7 +11,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from ..models import Job
 from ..permissions import signed_in_user
-from ..services.jobs.operations import export_file
+from ..services.jobs.operations import finished_export
 from ..services.jobs.queue import cancel_job, notice_dead_workers, running_jobs_of
 from .htmx_request import HtmxHttpRequest
 
@@ -47,12 +47,11 @@ def job_cancel(request: HtmxHttpRequest, job_pk: int) -> HttpResponse:
 def job_download(request: HtmxHttpRequest, job_pk: int) -> FileResponse:
     """The .zip an export job made."""
     job = _own_job(request, job_pk)
-    path = export_file(job)
-    if job.kind != Job.Kind.EXPORT or job.state != Job.State.DONE or not path.exists():
+    found = finished_export(job)
+    if found is None:
         raise Http404("This job made no export to download.")
-    suffix = "-approved" if job.arguments.get("approved_only") else ""
-    slug = job.workspace.slug if job.workspace else "export"
-    return FileResponse(path.open("rb"), as_attachment=True, filename=f"{slug}{suffix}.zip")
+    path, name = found
+    return FileResponse(path.open("rb"), as_attachment=True, filename=name)
 
 
 @require_GET

@@ -32,13 +32,7 @@ MAX_SELECTED = 1000  # as for the suite page's other actions on the selected cas
 def run_panel_context(access: WorkspaceAccess, case: Case) -> dict[str, Any]:
     """What the editor's Run panel shows: the targets offered, or why this person cannot run,
     and the case's latest run."""
-    refusal = run_refusal(access)
-    targets: list[str] = []
-    if not refusal:
-        try:
-            targets = [target.name for target in offered_targets()]
-        except TargetsFileError as error:
-            refusal = str(error)
+    refusal, targets = _run_choices(access)
     latest = _latest_run_of(case)
     return {
         "run_refusal": refusal,
@@ -47,6 +41,17 @@ def run_panel_context(access: WorkspaceAccess, case: Case) -> dict[str, Any]:
         "can_cancel": access.can(Capability.EDIT),
         **(_shown(latest) if latest is not None else {"run": None}),
     }
+
+
+def _run_choices(access: WorkspaceAccess) -> tuple[str, list[str]]:
+    """Why this person cannot run here ("" when they can), and the targets offered."""
+    refusal = run_refusal(access)
+    if refusal:
+        return refusal, []
+    try:
+        return "", [target.name for target in offered_targets()]
+    except TargetsFileError as error:
+        return str(error), []
 
 
 def _latest_run_of(case: Case) -> Run | None:
@@ -60,13 +65,7 @@ def _latest_run_of(case: Case) -> Run | None:
 def suite_run_context(access: WorkspaceAccess, suite: Suite, cases: list[Case]) -> dict[str, Any]:
     """What the suite page shows of runs: the last run's pass rate, Run all and Run selected
     (or why not), and each listed case's last result (as `case.last_run_result`)."""
-    refusal = run_refusal(access)
-    targets: list[str] = []
-    if not refusal:
-        try:
-            targets = [target.name for target in offered_targets()]
-        except TargetsFileError as error:
-            refusal = str(error)
+    refusal, targets = _run_choices(access)
     results = last_results(cases)
     for case in cases:
         case.last_run_result = results.get(case.pk)  # type: ignore[attr-defined]

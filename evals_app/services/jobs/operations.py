@@ -44,6 +44,17 @@ def export_file(job: Job) -> Path:
     return job_files() / "exports" / f"{job.pk}.zip"
 
 
+def finished_export(job: Job) -> tuple[Path, str] | None:
+    """The .zip a finished export job made and the name to download it as; None when the
+    job made none (another kind, not done, or the file is gone)."""
+    path = export_file(job)
+    if job.kind != Job.Kind.EXPORT or job.state != Job.State.DONE or not path.exists():
+        return None
+    suffix = "-approved" if job.arguments.get("approved_only") else ""
+    slug = job.workspace.slug if job.workspace else "export"
+    return path, f"{slug}{suffix}.zip"
+
+
 def _result(summary: str, links: list[tuple[str, str]], lines: list[str]) -> dict[str, Any]:
     return {
         "summary": summary,

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+# How often the limits, the progress and a cancel are looked at while AgentV runs; its end is
+# noticed at once (the wait returns as soon as the process exits).
 POLL_SECONDS = 0.05
 # `3/20   ✅ case-id | target | 100% PASS | 5ms`: AgentV's lines start with how many tests
 # of how many are done.
@@ -75,7 +77,8 @@ def run_agentv(
                     "stopped."
                 )
             on_progress(*readers[0].progress)
-            time.sleep(POLL_SECONDS)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=POLL_SECONDS)
     finally:
         if process.poll() is None:
             _kill(process)
