@@ -61,15 +61,28 @@ class Worker:
             self.process.wait(timeout=WAIT_SECONDS)
 
 
+def until(ready: Callable[[], bool], failure: Callable[[], str]) -> None:
+    """Look again and again until `ready()` holds: the worker is another process, whose
+    writes show up when it commits. Fails with `failure()` after WAIT_SECONDS."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not ready():
+        if time.monotonic() >= deadline:
+            pytest.fail(failure())
+        time.sleep(0.05)
+
+
 def wait_for(job: Job, ready: Callable[[Job], bool]) -> Job:
     """The job once `ready` holds for it, read again and again from the database."""
-    deadline = time.monotonic() + WAIT_SECONDS
-    while time.monotonic() < deadline:
+
+    def there() -> bool:
         job.refresh_from_db()
-        if ready(job):
-            return job
-        time.sleep(0.05)
-    pytest.fail(f"job {job.pk} never got there: {job.state} {job.done}/{job.total} {job.error}")
+        return ready(job)
+
+    until(
+        there,
+        lambda: f"job {job.pk} never got there: {job.state} {job.done}/{job.total} {job.error}",
+    )
+    return job
 
 
 def finished(job: Job) -> Job:

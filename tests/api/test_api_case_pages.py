@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from evals_app.api.pages import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
 from evals_app.api.cursors import encode_cursor
+from evals_app.api.pages import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
 from evals_app.models import Suite
 from tests.api.api_calls import ApiClient, Team, make_team
 from tests.factories import case, suite

@@ -4,7 +4,6 @@ API queues it with the pages' rights, answers at once, and reports it through `G
 from __future__ import annotations
 
 import io
-import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from evals_app.services.cases.editing import save_case
 from tests import factories
 from tests.api.api_calls import API, ApiClient
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
-from tests.workers import WAIT_SECONDS, Worker
+from tests.workers import Worker, until
 
 SUITE = factories.eval_document(factories.simple_case("q1"), factories.simple_case("q2"))
 FINISHED = {"done", "failed", "cancelled"}
@@ -28,13 +27,14 @@ def followed(api: ApiClient, queued: Any) -> dict[str, Any]:
     """The job the answer `queued` (202) names, read through the API until it has ended."""
     assert queued.status_code == 202, queued.content
     job_id = queued.json()["id"]
-    deadline = time.monotonic() + WAIT_SECONDS
-    while time.monotonic() < deadline:
-        job = api.get(f"/jobs/{job_id}").json()
-        if job["state"] in FINISHED:
-            return job
-        time.sleep(0.05)
-    pytest.fail(f"job {job_id} never finished")
+    job: dict[str, Any] = {}
+
+    def ended() -> bool:
+        job.update(api.get(f"/jobs/{job_id}").json())
+        return job["state"] in FINISHED
+
+    until(ended, lambda: f"job {job_id} never finished")
+    return job
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import re
-import time
 import zipfile
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from evals_app.services.cases.editing import save_case
 from evals_app.services.jobs.workers import KILLED, this_worker
 from tests import factories
 from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
-from tests.workers import Worker, finished, the_job, wait_for
+from tests.workers import Worker, finished, the_job, until, wait_for
 
 SUITE = factories.eval_document(factories.simple_case("q1"), factories.simple_case("q2"))
 # Enough eval files (25,000 cases) that a job is still reading them when the test acts.
@@ -119,11 +118,12 @@ def test_a_queued_job_cancelled_never_runs(alice: Client, tasks_in_the_database:
     try:
         # The worker takes the task and drops it: nothing else is queued after it.
         task = DBTaskResult.objects.get(id=job.task_id)
-        for _ in range(1200):
+
+        def taken() -> bool:
             task.refresh_from_db()
-            if task.status == "SUCCESSFUL":
-                break
-            time.sleep(0.05)  # the worker is another process: look again, for 60 s at most
+            return task.status == "SUCCESSFUL"
+
+        until(taken, lambda: f"the worker never took the task: {task.status}")
     finally:
         running.stop()
     job.refresh_from_db()

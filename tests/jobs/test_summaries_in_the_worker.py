@@ -3,8 +3,6 @@ formatting (docs/performance.md, "Summaries"); the suite page meanwhile only say
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -12,7 +10,7 @@ from django.urls import reverse
 from evals_app.models import Case, Suite, Workspace
 from evals_app.services.cases.summaries import is_current
 from tests import factories
-from tests.workers import WAIT_SECONDS, Worker
+from tests.workers import Worker, until
 
 
 @pytest.fixture
@@ -50,10 +48,7 @@ def test_new_guideline_patterns_are_applied_by_the_worker_and_the_page_says_so_m
     worker = Worker(tasks_in_the_database)  # type: ignore[arg-type]
     worker.start()
     try:
-        deadline = time.monotonic() + WAIT_SECONDS
-        while not all_current(team):
-            assert time.monotonic() < deadline, "the worker never refreshed the summaries"
-            time.sleep(0.05)
+        until(lambda: all_current(team), lambda: "the worker never refreshed the summaries")
     finally:
         worker.stop()
     assert "being recomputed" not in client.get(page).content.decode()
