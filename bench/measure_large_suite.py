@@ -130,16 +130,9 @@ def build_large_suite(name: str, cases: int) -> LargeSuite:
 
 def _copies(suite: Suite, sources: list[Any], cases: int) -> Iterator[Any]:
     from evals_app.models import Case
+    from evals_app.services.imports.folders import SUMMARY_COLUMNS
 
-    copied = [
-        "status",
-        "summary_current",
-        "input_turns",
-        "role_markers",
-        "marker_reason",
-        "format_warnings",
-        "format_problem",
-    ]
+    copied = ["status", *SUMMARY_COLUMNS]
     for position, source in enumerate(islice(cycle(sources), cases)):
         case_id = f"large-{position:06d}"
         yield Case(

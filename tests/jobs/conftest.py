@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.git_repositories import Repository, repository, suite_yaml
 from tests.workers import Worker
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repository:
+    """A repository with one eval file of one case, "one"."""
+    made = repository(tmp_path / "repo")
+    made.commit({"evals/suite.eval.yaml": suite_yaml(("one", "First?"))}, "evals")
+    return made
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from evals_app.models import Case, Job, Workspace
 from evals_app.services.cases.editing import save_case
 from tests import factories
 from tests.api.api_calls import API, ApiClient
-from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
+from tests.git_repositories import Repository, linked_workspace, suite_yaml
 from tests.workers import Worker, until
 
 SUITE = factories.eval_document(factories.simple_case("q1"), factories.simple_case("q2"))
@@ -35,13 +35,6 @@ def followed(api: ApiClient, queued: Any) -> dict[str, Any]:
 
     until(ended, lambda: f"job {job_id} never finished")
     return job
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Repository:
-    made = repository(tmp_path / "repo")
-    made.commit({"evals/suite.eval.yaml": suite_yaml(("one", "First?"))}, "evals")
-    return made
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from evals_app.models import Case, Job, Suite, Workspace
 from evals_app.services.cases.editing import save_case
 from evals_app.services.jobs.workers import KILLED, this_worker
 from tests import factories
-from tests.git_repositories import Repository, linked_workspace, repository, suite_yaml
+from tests.git_repositories import Repository, linked_workspace, suite_yaml
 from tests.workers import Worker, finished, the_job, until, wait_for
 
 SUITE = factories.eval_document(factories.simple_case("q1"), factories.simple_case("q2"))
@@ -165,13 +165,6 @@ def upload_second(client: Client) -> Job:
     archive.name = "second.zip"
     client.post(reverse("workspace_import"), {"archive": archive, "name": "Second"})
     return Job.objects.filter(arguments__name="Second").get()
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Repository:
-    made = repository(tmp_path / "repo")
-    made.commit({"evals/suite.eval.yaml": suite_yaml(("one", "First?"))}, "evals")
-    return made
 
 
 @pytest.fixture
