@@ -121,7 +121,7 @@ def _wait(run: Any) -> Any:
         run.job.refresh_from_db()
         if run.job.finished:
             break
-        time.sleep(0.02)
+        time.sleep(0.02)  # the worker is another process: its end shows when it commits
     return run
 
 
