@@ -14,7 +14,7 @@ from django.test import Client
 
 from evals_app.models import Membership, Run, Suite, Workspace
 from evals_app.services.runs.agentv_cli import forget_agentv_status
-from evals_app.services.runs.formats import SPELLINGS, format_problem, spelling_of
+from evals_app.services.runs.formats import EVAL_FORMATS, eval_format_of, format_problem
 from evals_app.services.runs.starting import RunRefused, start_run
 from tests.factories import imported_workspace, member, write_files
 
@@ -51,7 +51,7 @@ def suite_at(workspace: Workspace, path: str) -> Suite:
 
 
 @pytest.mark.parametrize(
-    ("version", "spelling", "verdict"),
+    ("version", "eval_format", "verdict"),
     [
         ("4.42.4", "evalcases", "runs"),
         ("4.42.4", "eval_cases", "runs"),
@@ -73,8 +73,8 @@ def suite_at(workspace: Workspace, path: str) -> Suite:
         ("5.3.1", "prompts", "runs"),
     ],
 )
-def test_which_agentv_runs_which_format(version: str, spelling: str, verdict: str) -> None:
-    problem = format_problem(version, SPELLINGS[spelling])
+def test_which_agentv_runs_which_format(version: str, eval_format: str, verdict: str) -> None:
+    problem = format_problem(version, EVAL_FORMATS[eval_format])
     starts = {
         "runs": "",
         "too old": f"AgentV {version} is too old for this suite's format",
@@ -85,14 +85,14 @@ def test_which_agentv_runs_which_format(version: str, spelling: str, verdict: st
 
 
 def test_too_old_names_the_release_needed_and_how_to_get_it() -> None:
-    assert format_problem("4.42.4", SPELLINGS["prompts"]) == (
+    assert format_problem("4.42.4", EVAL_FORMATS["prompts"]) == (
         "AgentV 4.42.4 is too old for this suite's format (`prompts` × `vars`, 2026-07 and "
         "later): it needs 5.1.0 or newer — set AGENTV_COMMAND to a newer AgentV."
     )
 
 
 def test_no_longer_read_names_the_last_release_and_the_upgrade() -> None:
-    assert format_problem("5.3.1", SPELLINGS["evalcases"]) == (
+    assert format_problem("5.3.1", EVAL_FORMATS["evalcases"]) == (
         "AgentV 5.3.1 no longer reads this suite's format (`evalcases` lists, 2025-11 to "
         "2026-02); 5.3.0 was the last release that did — upgrade the suite (Upgrade to "
         "today's format, on the suite page), or point AGENTV_COMMAND at an older AgentV."
@@ -109,11 +109,11 @@ def test_a_suites_format_is_its_list_of_cases_and_whether_it_has_prompts(tmp_pat
         tmp_path,
         {"today.eval.yaml": TODAY, "february.eval.yaml": FEBRUARY, "old.eval.yaml": EVALCASES},
     )
-    spellings = {suite.path: spelling_of(suite) for suite in workspace.suites.all()}
-    assert spellings == {
-        "today.eval.yaml": SPELLINGS["prompts"],
-        "february.eval.yaml": SPELLINGS["tests"],
-        "old.eval.yaml": SPELLINGS["evalcases"],
+    formats = {suite.path: eval_format_of(suite) for suite in workspace.suites.all()}
+    assert formats == {
+        "today.eval.yaml": EVAL_FORMATS["prompts"],
+        "february.eval.yaml": EVAL_FORMATS["tests"],
+        "old.eval.yaml": EVAL_FORMATS["evalcases"],
     }
 
 

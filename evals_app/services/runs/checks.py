@@ -13,7 +13,7 @@ from django.db import connections
 
 from ...models import Suite
 from .agentv_cli import agentv_status
-from .formats import format_problem, spelling_of
+from .formats import eval_format_of, format_problem
 
 NAMED_SUITES = 10  # a warning names this many suites, then says how many more
 
@@ -58,7 +58,7 @@ def agentv_reads_every_suite(
             .order_by("workspace__slug", "path")
         )
         for suite in suites.iterator():
-            problem = format_problem(status.version, spelling_of(suite))
+            problem = format_problem(status.version, eval_format_of(suite))
             if problem:
                 suites_by_problem[problem].append(f"{suite.workspace.slug} / {suite.path}")
     return [
