@@ -108,7 +108,8 @@ def run_out(run: Run) -> RunOut:
 def run_case(request: HttpRequest, slug: str, address: Query[CaseAddress], body: RunRequest) -> Any:
     """Run the case (or the `document` sent, unsaved) with `target` in the worker; answers at
     once with the queued run. 422 says why a run is refused (runs off, commands not allowed,
-    AgentV missing, an unknown target); 403 for a reviewer or viewer."""
+    AgentV missing or unable to read the suite's format, an unknown target); 403 for a
+    reviewer or viewer."""
     access, case = case_at(request, slug, address.suite, address.id, Capability.EDIT)
     document = with_keys_typed_as(body.document, case.document) if body.document else case.document
     try:

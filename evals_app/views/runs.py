@@ -19,6 +19,7 @@ from ..models import Case, Run, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.jobs.workers import notice_dead_workers
 from ..services.runs.agentv_cli import agentv_status
+from ..services.runs.formats import suite_format_problem
 from ..services.runs.listing import last_results, last_suite_run
 from ..services.runs.starting import RunRefused, cancel_run, run_refusal, start_run
 from ..services.runs.targets import TargetsFileError, offered_targets
@@ -30,13 +31,15 @@ MAX_SELECTED = 1000  # as for the suite page's other actions on the selected cas
 
 
 def run_panel_context(access: WorkspaceAccess, case: Case) -> dict[str, Any]:
-    """What the editor's Run panel shows: the targets offered, or why this person cannot run,
-    and the case's latest run."""
+    """What the editor's Run panel shows: the targets offered, or why this person cannot run
+    (or why AgentV cannot run the suite's format, beside a disabled Run), and the case's
+    latest run."""
     refusal, targets = _run_choices(access)
     latest = _latest_run_of(case)
     return {
         "run_refusal": refusal,
         "run_targets": targets,
+        "run_format_problem": "" if refusal else suite_format_problem(case.suite),
         "agentv_version": agentv_status().version if not refusal else "",
         "can_cancel": access.can(Capability.EDIT),
         **(_shown(latest) if latest is not None else {"run": None}),
@@ -64,7 +67,8 @@ def _latest_run_of(case: Case) -> Run | None:
 
 def suite_run_context(access: WorkspaceAccess, suite: Suite, cases: list[Case]) -> dict[str, Any]:
     """What the suite page shows of runs: the last run's pass rate, Run all and Run selected
-    (or why not), and each listed case's last result (as `case.last_run_result`)."""
+    (or why not; disabled when AgentV cannot run the suite's format), and each listed case's
+    last result (as `case.last_run_result`)."""
     refusal, targets = _run_choices(access)
     results = last_results(cases)
     for case in cases:
@@ -72,6 +76,7 @@ def suite_run_context(access: WorkspaceAccess, suite: Suite, cases: list[Case]) 
     return {
         "suite_run_refusal": refusal,
         "suite_run_targets": targets,
+        "suite_run_format_problem": "" if refusal else suite_format_problem(suite),
         "last_suite_run": last_suite_run(suite),
     }
 

@@ -74,3 +74,18 @@ def test_a_run_of_another_workspace_is_not_found(team: Team) -> None:
     response = team.as_role("viewer").get("/workspaces/team-evals/runs/999")
     assert response.status_code == 404
     assert response.json() == {"message": "No run 999 in Team evals."}
+
+
+def test_a_run_of_a_format_agentv_does_not_read_says_why(team: Team) -> None:
+    team.suite.document = {"prompts": ["{{ input }}"], "tests": [None, None]}
+    team.suite.cases_key = "tests"
+    team.suite.save()
+    response = team.as_role("editor").post(
+        "/workspaces/team-evals/case/run", {"target": "mock"}, **team.case_query()
+    )
+    assert response.status_code == 422
+    assert response.json()["message"] == (
+        "AgentV 4.42.4 is too old for this suite's format (`prompts` × `vars`, 2026-07 and "
+        "later): it needs 5.1.0 or newer — set AGENTV_COMMAND to a newer AgentV."
+    )
+    assert not Run.objects.exists()

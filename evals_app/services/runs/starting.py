@@ -14,6 +14,7 @@ from ..jobs.queue import cancel_job
 from ..jobs.tasks import run_job_task
 from .agentv_cli import agentv_status
 from .commands import commands_in_case, commands_in_suite
+from .formats import suite_format_problem
 from .targets import TargetsFileError, offered_targets
 
 
@@ -52,6 +53,9 @@ def start_run(
         raise RunRefused(
             f"{suite.path} is a CSV file of cases: run them from the suite that names it."
         )
+    format_problem = suite_format_problem(suite)
+    if format_problem:
+        raise RunRefused(format_problem)
     try:
         targets = {offered.name: offered for offered in offered_targets()}
     except TargetsFileError as error:
