@@ -122,7 +122,7 @@ def unassign_cases(suite: Suite, pks: Sequence[int], reviewer_ids: Sequence[int]
 def _reviewed_by(user_id: int) -> Exists:
     """Whether the user approved or requested changes on an assignment's case since it took
     its present form: a subquery of the assignment row, answered from the case's own events and
-    revisions through their case index, so a queue costs one probe a row and no grouping."""
+    revisions through their case index (for a page's rows, or until the first waiting one)."""
     return Exists(
         ReviewEvent.objects.filter(
             case=OuterRef("case"),
@@ -199,7 +199,6 @@ def my_queue(
     total, reviewed, waiting = _counts(user, assignments)
     pages = max(1, -(-total // per_page))
     page = min(max(page or 1, 1), pages)
-    first = _waiting(assignments).select_related("case__suite__workspace").only(*SHOWN).first()
     visit = QueueVisit.objects.filter(user_id=user.pk).first()
     last_seen = None
     if visit is not None:
@@ -225,8 +224,8 @@ def my_queue(
         QueueVisit.objects.update_or_create(
             user=user, defaults={"seen_at": timezone.now(), "previous_seen_at": last_seen}
         )
-    next_case = first.case if first else None
     first_place = (page - 1) * per_page + 1
+    next_case = next_in_queue(user)
     return Queue(items, total, reviewed, waiting, next_case, last_seen, page, pages, first_place)
 
 
