@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('evals_app', '0025_queue_visit_previous_look'),
+        ('evals_app', '0023_queue_visit_previous_look'),
     ]
 
     operations = [
