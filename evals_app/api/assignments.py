@@ -16,6 +16,8 @@ from .errors import WORKSPACE_ERRORS, Message
 from .lookups import access_to, suite_at
 
 router = Router(tags=["review"])
+# The queue's answer lists its first cases, this many; its counts cover them all.
+QUEUE_CASES = 200
 
 
 class Assignment(Schema):
@@ -87,7 +89,7 @@ class QueueOut(Schema):
 @router.get("/queue", response={200: QueueOut, 401: Message})
 def queue(request: HttpRequest) -> QueueOut:
     """The cases assigned to the caller, in order (the first 200), with their progress."""
-    mine = my_queue(api_user(request), look=False)
+    mine = my_queue(api_user(request), per_page=QUEUE_CASES, look=False)
     return QueueOut(
         total=mine.total,
         reviewed=mine.reviewed,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from ..eval_files.case_parts import split_case
 from ..models import (
@@ -121,15 +121,22 @@ def review_context(
     )
     panel.assigned, reviewed_by = assignment_panel(case)
     panel.reviewed_by = [] if blind else reviewed_by
+    # One query for the open suggestions and those that answer comments (shown in their
+    # threads); neither list shows what they change.
+    suggestions = case.suggestions.filter(Q(state=Suggestion.State.OPEN) | Q(answers__isnull=False))
+    answers_by_comment: dict[int, list[Suggestion]] = {}
+    shown = list(suggestions.select_related("author").defer("base", "document"))
+    for suggestion in shown:
+        if suggestion.answers_id is not None:
+            answers_by_comment.setdefault(suggestion.answers_id, []).append(suggestion)
     return {
         "workspace": access.workspace,
         "suite": case.suite,
         "case": case,
         "access": access,
         "review": panel,
-        "suggestions": list(
-            case.suggestions.filter(state=Suggestion.State.OPEN).select_related("author")
-        ),
+        "suggestions": [suggestion for suggestion in shown if suggestion.is_open],
+        "answers_by_comment": answers_by_comment,
     }
 
 

@@ -38,6 +38,8 @@ class QueueVisit(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_visit"
     )
     seen_at = models.DateTimeField()
+    # The look before: the later pages of the queue opened at `seen_at` measure from it.
+    previous_seen_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"{self.user} looked at {self.seen_at:%Y-%m-%d %H:%M}"

@@ -8,7 +8,7 @@ from django.db import models
 
 from .case import Case
 from .ordered_json import OrderedJSONField
-from .review import Revision
+from .review import Comment, Revision
 
 
 class Suggestion(models.Model):
@@ -30,6 +30,10 @@ class Suggestion(models.Model):
     base_version = models.PositiveIntegerField()
     document = OrderedJSONField(help_text="The case as suggested, as its YAML mapping")
     note = models.TextField(blank=True)
+    # The comment it answers, when made from that comment's "Suggest a change".
+    answers = models.ForeignKey(
+        Comment, on_delete=models.SET_NULL, null=True, blank=True, related_name="suggestions"
+    )
     state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     resolved_by = models.ForeignKey(

@@ -29,7 +29,7 @@ from ..eval_files.errors import EvalFileError
 from ..eval_files.yaml_dumper import dump_yaml
 from ..formatting.profile_2025.formatter import MODES
 from ..json_limits import JSONTooDeep, UnstorableText, load_json
-from ..models import Case, Suite
+from ..models import Case, Comment, CommentThread, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..request_numbers import parse_number
 from ..services.cases.editing import CaseConflict, differences, paste_case, save_case
@@ -58,6 +58,13 @@ def case_editor(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int
             prompts="prompts" in suite.document,
         )
         suggesting = request.GET.get("suggest") == "1" and access.can_comment
+        if suggesting and "comment" in request.GET:
+            # "Suggest a change" on a comment: at the comment's turn, answering it.
+            answering = _comment_or_404(case, request.GET["comment"])
+            start = _field_of(answering.thread)
+            return _render_editor(
+                request, access, case, draft, start, suggesting=True, answering=answering
+            )
         return _render_editor(request, access, case, draft, suggesting=suggesting)
     suggesting = request.POST.get("mode") == "suggest"
     access.require(Capability.COMMENT if suggesting else Capability.EDIT)
@@ -127,8 +134,10 @@ def _suggest(
     if draft.version is None:
         return HttpResponseBadRequest("The editor form was not understood: no version")
     note = request.POST.get("suggestion_note", "")
+    answers = parse_number(request.POST.get("answers"))
+    user = signed_in_user(request)
     try:
-        made = suggest(case, signed_in_user(request), draft.saved_document(), draft.version, note)
+        made = suggest(case, user, draft.saved_document(), draft.version, note, answers)
     except (DraftValueError, SuggestionError) as error:
         invalid = EvalFileError(str(error))
         return _render_status(
@@ -170,11 +179,26 @@ def _render_editor(
     focus: str | None = None,
     *,
     suggesting: bool = False,
+    answering: Comment | None = None,
 ) -> HttpResponse:
     context = _context(
         request, access, case, draft, focus=focus, preview=True, suggesting=suggesting
     )
+    if answering is not None:
+        context.update(answering=answering, answers=answering.pk)
     return render(request, TEMPLATE, context)
+
+
+def _comment_or_404(case: Case, number: str) -> Comment:
+    """The comment `number` of a thread on `case`, which a suggestion will answer."""
+    comments = Comment.objects.select_related("author", "thread")
+    return get_object_or_404(comments, pk=parse_number(number), thread__case=case)
+
+
+def _field_of(thread: CommentThread) -> str:
+    """The editor field a suggestion answering a comment of `thread` starts in: its turn's
+    first block, or the outcome for a thread on the whole case."""
+    return f"{thread.anchor}-block-0-value" if thread.anchor else "outcome"
 
 
 def _context(
@@ -195,6 +219,8 @@ def _context(
     # A CSV file's cases are formatted and previewed, never edited (docs/formats.md).
     context["read_only"] = not (access.can_edit or suggesting) or case.suite.read_only
     context["suggesting"] = suggesting and not case.suite.read_only
+    # The comment a suggestion answers, kept through a refusal (see _render_editor).
+    context["answers"] = parse_number(request.POST.get("answers")) if suggesting else None
     if preview:
         context.update(preview_context(formatter, case.suite, draft))
         context.update(run_panel_context(access, case))

@@ -16,8 +16,8 @@ from .htmx_request import HtmxHttpRequest
 
 @require_GET
 def queue(request: HtmxHttpRequest) -> HttpResponse:
-    """The signed-in reviewer's queue; opening it marks what it shows as seen."""
-    mine = my_queue(signed_in_user(request))
+    """A page of the signed-in reviewer's queue; opening the first marks what is new as seen."""
+    mine = my_queue(signed_in_user(request), parse_number(request.GET.get("page")))
     return render(request, "evals/my_queue.html", {"queue": mine})
 
 

@@ -34,7 +34,9 @@ def case_suggestion(
     for editors."""
     access, case = case_or_404(request, slug, suite_pk, case_pk)
     suggestion = get_object_or_404(
-        Suggestion.objects.select_related("author", "resolved_by", "revision"),
+        Suggestion.objects.select_related(
+            "author", "resolved_by", "revision", "answers__author", "answers__thread"
+        ),
         pk=suggestion_pk,
         case=case,
     )

@@ -175,6 +175,6 @@ def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
         "patterns_form": None,
         "checkout_form": CheckoutFolderForm(initial={"checkout_folder": workspace.checkout_folder}),
         "remote": remote_panel(workspace),
-        "review_report": review_report(workspace),
+        "review_report": review_report(access),
         **forms,
     }

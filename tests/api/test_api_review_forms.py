@@ -71,6 +71,23 @@ def test_a_blind_reviewers_answer_holds_no_other_review(team: Team) -> None:
     assert answer == {"approvals_required": 2, "hidden": True, "reviews": []}
 
 
+def test_a_blind_reviewers_review_steps_hold_no_other_decision(team: Team) -> None:
+    ReviewRules.objects.create(workspace=team.workspace, required_approvals=2, blind=True)
+    query = team.case_query(team.second)
+    team.as_role("reviewer").post(REVIEW, {"action": "approve", "scores": {"Clear": "1"}}, **query)
+    steps = "/workspaces/team-evals/case/review-steps"
+
+    blind = team.as_role("owner").get(steps, **query).json()
+    team.as_role("owner").post(REVIEW, {"action": "approve", "scores": {"Clear": "2"}}, **query)
+    seeing = team.as_role("owner").get(steps, **query).json()
+
+    assert blind == {"items": [], "total": 0, "next": None}
+    assert [(step["actor"], step["action"]) for step in seeing["items"]] == [
+        ("reviewer-team-evals", "approved"),
+        ("owner-team-evals", "approved"),
+    ]
+
+
 def test_an_owner_assigns_cases_and_the_reviewer_reads_their_queue(team: Team) -> None:
     response = team.as_role("owner").post(
         "/workspaces/team-evals/assignments",

@@ -20,7 +20,12 @@ from evals_app.models import (
     Workspace,
 )
 from evals_app.services.cases.editing import save_case
-from evals_app.services.review.assignments import assign_cases, my_queue, next_in_queue
+from evals_app.services.review.assignments import (
+    QUEUE_PAGE,
+    assign_cases,
+    my_queue,
+    next_in_queue,
+)
 from evals_app.services.review.workflow import move
 from tests import factories
 
@@ -234,3 +239,77 @@ def test_my_queue_uses_as_many_queries_for_many_cases_as_for_one(suite: Suite) -
         move(case, ann, Action.APPROVED)
 
     assert queries(client, reverse("my_queue")) == one
+
+
+def test_my_queue_shows_a_page_at_a_time_and_counts_the_whole_queue(suite: Suite) -> None:
+    owner = factories.member(suite.workspace, "owner")
+    ann = factories.member(suite.workspace, "reviewer", "ann")
+    for number in range(QUEUE_PAGE - len(IDS) + 2):
+        factories.case(suite, f"more-{number:02}", status=ReviewStatus.IN_REVIEW)
+    assign_cases(suite, list(suite.cases.values_list("pk", flat=True)), [ann.pk], owner)
+    move(suite.cases.get(case_id="more-47"), ann, Action.APPROVED)
+    client = signed_in(ann)
+
+    first = client.get(reverse("my_queue")).content.decode()
+    second = client.get(reverse("my_queue"), {"page": 2}).content.decode()
+
+    assert f"Cases 1–{QUEUE_PAGE} of {QUEUE_PAGE + 2}" in first
+    assert "more-45" in first and "more-46" not in first
+    assert f"Cases {QUEUE_PAGE + 1}–{QUEUE_PAGE + 2} of {QUEUE_PAGE + 2}" in second
+    assert "more-46" in second and "more-45" not in second
+    assert f"1 of {QUEUE_PAGE + 2} reviewed" in first
+    assert f"1 of {QUEUE_PAGE + 2} reviewed" in second
+
+
+def test_a_page_past_the_last_shows_the_last(suite: Suite) -> None:
+    owner = factories.member(suite.workspace, "owner")
+    ann = factories.member(suite.workspace, "reviewer", "ann")
+    assign_cases(suite, pks(suite, *IDS), [ann.pk], owner)
+
+    queue = my_queue(ann, 99, per_page=3, look=False)
+
+    assert (queue.page, queue.pages) == (2, 2)
+    assert [item.case.case_id for item in queue.items] == ["delta"]
+
+
+def test_next_names_the_first_waiting_case_of_the_whole_queue(suite: Suite) -> None:
+    owner = factories.member(suite.workspace, "owner")
+    ann = factories.member(suite.workspace, "reviewer", "ann")
+    assign_cases(suite, pks(suite, *IDS), [ann.pk], owner)
+    suite.cases.exclude(case_id="delta").update(status=ReviewStatus.DRAFT)
+
+    queue = my_queue(ann, per_page=2, look=False)
+
+    assert queue.next_case is not None and queue.next_case.case_id == "delta"
+    assert [item.waiting for item in queue.items] == [False, False]
+    assert queue.waiting == 1
+
+
+def test_next_goes_on_to_the_next_suite_of_the_queue(suite: Suite) -> None:
+    owner = factories.member(suite.workspace, "owner")
+    ann = factories.member(suite.workspace, "reviewer", "ann")
+    later = factories.suite(suite.workspace, "zz-later.eval.yaml")
+    echo = factories.case(later, "echo", status=ReviewStatus.IN_REVIEW)
+    assign_cases(suite, pks(suite, *IDS), [ann.pk], owner)
+    assign_cases(later, [echo.pk], [ann.pk], owner)
+
+    found = next_in_queue(ann, after=pks(suite, "delta")[0])
+
+    assert found is not None and found.case_id == "echo"
+
+
+def test_later_pages_mark_what_is_new_since_the_look_before_the_first_page(
+    suite: Suite,
+) -> None:
+    owner = factories.member(suite.workspace, "owner")
+    ann = factories.member(suite.workspace, "reviewer", "ann")
+    assign_cases(suite, pks(suite, "alpha", "bravo"), [ann.pk], owner)
+    my_queue(ann)
+    assign_cases(suite, pks(suite, "charlie", "delta"), [ann.pk], owner)
+    first = my_queue(ann, 1, per_page=2)
+
+    second = my_queue(ann, 2, per_page=2)
+
+    assert [item.new for item in first.items] == [False, False]
+    assert [item.new for item in second.items] == [True, True]
+    assert second.last_seen == first.last_seen

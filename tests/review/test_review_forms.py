@@ -283,6 +283,25 @@ def test_a_blind_reviewer_sees_the_others_once_they_reviewed(
     assert "Correct: fail" in editor and "Correct: pass" in editor
 
 
+def test_a_blind_reviewers_workspace_page_counts_only_the_cases_they_reviewed(
+    workspace: Workspace, criteria: dict[str, ReviewCriterion]
+) -> None:
+    bob = blind_workspace(workspace, criteria)
+    ReviewRules.objects.filter(workspace=workspace).update(required_approvals=3)
+    scored(the_case(), factories.member(workspace, "reviewer", "kim"), criteria, correct="pass")
+    page = reverse("workspace_detail", args=[workspace.slug])
+
+    editor = signed_in(factories.member(workspace, "editor")).get(page).content.decode()
+    before = signed_in(bob).get(page).content.decode()
+    scored(the_case(), bob, criteria, correct="pass")
+    after = signed_in(bob).get(page).content.decode()
+
+    assert 'aria-label="fail: 0 of 0"' in before
+    assert "No case has two reviews yet" in before
+    assert 'aria-label="fail: 1 of 3"' in after and 'aria-label="pass: 2 of 3"' in after
+    assert 'aria-label="fail: 1 of 2"' in editor
+
+
 def test_editors_are_not_blind(workspace: Workspace, criteria: dict[str, ReviewCriterion]) -> None:
     blind_workspace(workspace, criteria)
     editor = signed_in(factories.member(workspace, "editor"))

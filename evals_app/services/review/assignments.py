@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max, OuterRef, QuerySet, Value
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Value
 from django.urls import reverse
 from django.utils import timezone
 
@@ -25,17 +26,31 @@ from ...models import (
     ReviewAssignment,
     ReviewEvent,
     ReviewStatus,
-    Revision,
     Suite,
 )
 from ..cases.bulk import BulkResult
-from .approvals import EPOCH, RESTARTS, review_started
+from .approvals import review_started
 from .notifications import Kind, notify
 
 Action = ReviewEvent.Action
 REVIEWING_ROLES = (Membership.Role.OWNER, Membership.Role.REVIEWER)
-# The queue page lists this many cases at most; its counts and Next cover them all.
-QUEUE_PAGE = 200
+DECISIONS = (Action.APPROVED, Action.CHANGES_REQUESTED)
+# My queue shows this many cases a page; its counts and Next cover the whole queue.
+QUEUE_PAGE = 50
+QUEUE_ORDER = ("case__suite__workspace__name", "case__suite__path", "case__position")
+# What a queue's row shows of its case: not the case's document, nor the suite's texts.
+SHOWN = (
+    "created_at",
+    "case",
+    "case__suite",
+    "case__suite__workspace",
+    "case__case_id",
+    "case__status",
+    "case__updated_at",
+    "case__suite__path",
+    "case__suite__workspace__name",
+    "case__suite__workspace__slug",
+)
 
 
 class AssignmentError(ValueError):
@@ -104,39 +119,41 @@ def unassign_cases(suite: Suite, pks: Sequence[int], reviewer_ids: Sequence[int]
     return BulkResult(done=ids)
 
 
-def _reviewed(user_id: int, cases: QuerySet[ReviewAssignment]) -> set[int]:
-    """The ids of the cases of `cases` (assignments) that the user reviewed as they stand
-    (three grouped queries, whatever the queue's length: a subquery per row would make the
-    database look for each row's latest revision and restart apart)."""
-    case_ids = cases.values("case_id")
-    decided = _latest(
+def _reviewed_by(user_id: int) -> Exists:
+    """Whether the user approved or requested changes on an assignment's case since it took
+    its present form: a subquery of the assignment row, answered from the case's own events and
+    revisions through their case index (for a page's rows, or until the first waiting one)."""
+    return Exists(
         ReviewEvent.objects.filter(
-            case_id__in=case_ids,
+            case=OuterRef("case"),
             actor_id=user_id,
-            action__in=[Action.APPROVED, Action.CHANGES_REQUESTED],
+            action__in=DECISIONS,
+            created_at__gt=review_started(OuterRef("case")),
         )
     )
-    changed = _latest(Revision.objects.filter(case_id__in=case_ids))
-    restarted = _latest(ReviewEvent.objects.filter(case_id__in=case_ids, action__in=RESTARTS))
-    return {
-        case
-        for case, at in decided.items()
-        if at > max(changed.get(case, EPOCH), restarted.get(case, EPOCH))
-    }
 
 
-def _latest(rows: QuerySet[ReviewEvent] | QuerySet[Revision]) -> dict[int, datetime]:
-    """The latest `created_at` of `rows` by case id."""
-    latest = rows.order_by().values("case_id").annotate(at=Max("created_at"))
-    return {row["case_id"]: row["at"] for row in latest}
+def _reviewing(user: User) -> QuerySet[Membership, Any]:
+    """The ids of the workspaces the user reviews in (a subquery)."""
+    memberships = Membership.objects.filter(user_id=user.pk, role__in=REVIEWING_ROLES)
+    return memberships.values("workspace_id")
 
 
 def assignments_of(user: User) -> QuerySet[ReviewAssignment]:
-    """The user's assignments in the workspaces they still review in, in queue order."""
-    reviewing = Membership.objects.filter(user_id=user.pk, role__in=REVIEWING_ROLES)
-    return ReviewAssignment.objects.filter(
-        reviewer_id=user.pk, case__suite__workspace_id__in=reviewing.values("workspace_id")
-    ).order_by("case__suite__workspace__name", "case__suite__path", "case__position")
+    """The user's assignments in the workspaces they still review in, in queue order, each
+    with whether the user reviewed its case as it stands (`done`)."""
+    return (
+        ReviewAssignment.objects.filter(
+            reviewer_id=user.pk, case__suite__workspace_id__in=_reviewing(user)
+        )
+        .alias(done=_reviewed_by(user.pk))
+        .order_by(*QUEUE_ORDER)
+    )
+
+
+def _waiting(assignments: QuerySet[ReviewAssignment]) -> QuerySet[ReviewAssignment]:
+    """The assignments whose case waits for its reviewer: in review, not reviewed by them yet."""
+    return assignments.filter(Q(case__status=ReviewStatus.IN_REVIEW, done=False))
 
 
 @dataclass
@@ -151,68 +168,116 @@ class QueueItem:
 
 @dataclass
 class Queue:
-    """A reviewer's queue: the first cases, how far they came, and when they last looked."""
+    """A page of a reviewer's queue: its cases, how far the whole queue came, the first case
+    waiting in it, and when they last looked."""
 
     items: list[QueueItem]
     total: int
     reviewed: int
     waiting: int
+    next_case: Case | None
     last_seen: datetime | None
+    page: int
+    pages: int
+    first_place: int  # the place in the queue of the page's first case, from 1
 
     @property
-    def next_case(self) -> Case | None:
-        """The first case waiting for the reviewer."""
-        return next((item.case for item in self.items if item.waiting), None)
+    def last_place(self) -> int:
+        """The place in the queue of the page's last case."""
+        return self.first_place + len(self.items) - 1
 
 
-def my_queue(user: User, *, look: bool = True) -> Queue:
-    """The user's queue (a fixed number of queries, whatever its length); with `look`, what is
-    new is measured from their previous look and this look is remembered."""
+def my_queue(
+    user: User, page: int | None = None, *, per_page: int = QUEUE_PAGE, look: bool = True
+) -> Queue:
+    """Page `page` of the user's queue (the first when None, the last past it) with the whole
+    queue's counts and first waiting case, in a fixed number of queries whatever its length
+    (docs/performance.md). What is new is measured from their previous look; with `look`,
+    opening the first page is remembered as a look, and the later pages of that look measure
+    from where its first page did."""
     assignments = assignments_of(user)
-    reviewed = _reviewed(user.pk, assignments)
-    states = list(assignments.order_by().values_list("case_id", "case__status"))  # counts only
-    waiting = {case for case, status in states if _waits(case, status, reviewed)}
+    total, reviewed, waiting = _counts(user, assignments)
+    pages = max(1, -(-total // per_page))
+    page = min(max(page or 1, 1), pages)
     visit = QueueVisit.objects.filter(user_id=user.pk).first()
-    last_seen = visit.seen_at if visit else None
-    # Not the suites' texts as read: a suite file's megabytes would come once per row.
-    suite_texts = [f"case__suite__{name}" for name in Suite.TEXTS]
-    rows = assignments.select_related("case__suite__workspace").defer(*suite_texts)[:QUEUE_PAGE]
+    last_seen = None
+    if visit is not None:
+        last_seen = visit.seen_at if page == 1 else visit.previous_seen_at
+    # The page's rows chosen first (a narrow sort), so only they are looked up and read.
+    shown = assignments.values("pk")[(page - 1) * per_page : page * per_page]
+    rows = (
+        assignments.filter(pk__in=shown)
+        .annotate(reviewed=F("done"))
+        .select_related("case__suite__workspace")
+        .only(*SHOWN)
+    )
     items = [
         QueueItem(
             row.case,
-            row.case_id in reviewed,
-            row.case_id in waiting,
-            last_seen is not None
-            and (row.created_at > last_seen or row.case.updated_at > last_seen),
+            row.reviewed,
+            row.case.status == ReviewStatus.IN_REVIEW and not row.reviewed,
+            last_seen is not None and last_seen < max(row.created_at, row.case.updated_at),
         )
         for row in rows
     ]
-    if look:
-        QueueVisit.objects.update_or_create(user=user, defaults={"seen_at": timezone.now()})
-    return Queue(items, len(states), len(reviewed), len(waiting), last_seen)
+    if look and page == 1:
+        QueueVisit.objects.update_or_create(
+            user=user, defaults={"seen_at": timezone.now(), "previous_seen_at": last_seen}
+        )
+    first_place = (page - 1) * per_page + 1
+    next_case = next_in_queue(user)
+    return Queue(items, total, reviewed, waiting, next_case, last_seen, page, pages, first_place)
 
 
-def _waits(case: int, status: str, reviewed: set[int]) -> bool:
-    """Whether an assigned case waits for its reviewer: in review, not reviewed by them yet."""
-    return status == ReviewStatus.IN_REVIEW and case not in reviewed
+def _counts(user: User, assignments: QuerySet[ReviewAssignment]) -> tuple[int, int, int]:
+    """How many `assignments` (the user's, from assignments_of), how many of them the user
+    reviewed, and how many wait (two queries grouped by status). The reviewed ones are found
+    from the user's own decisions on cases assigned to them, so the work grows with their
+    decisions, and no assignment row looks up its case's review (a subquery per row)."""
+    decided = ReviewEvent.objects.filter(
+        actor_id=user.pk,
+        action__in=DECISIONS,
+        case__assignments__reviewer_id=user.pk,
+        case__suite__workspace_id__in=_reviewing(user),
+        created_at__gt=review_started(OuterRef("case")),
+    )
+    assigned = _by_status(assignments.order_by(), Count("pk"))
+    reviewed = _by_status(decided.order_by(), Count("case", distinct=True))
+    in_review = ReviewStatus.IN_REVIEW
+    waiting = assigned.get(in_review, 0) - reviewed.get(in_review, 0)
+    return sum(assigned.values()), sum(reviewed.values()), waiting
+
+
+def _by_status(
+    rows: QuerySet[ReviewAssignment] | QuerySet[ReviewEvent], count: Count
+) -> dict[str, int]:
+    """`count` of `rows` (assignments or review events) by their case's status."""
+    counted = rows.values("case__status").annotate(count=count)
+    return {row["case__status"]: row["count"] for row in counted}
 
 
 def next_in_queue(user: User, after: int | None = None) -> Case | None:
     """The case waiting for the user that comes after case `after` in their queue (the first
-    waiting one when none does, or `after` is not in it); None when nothing waits (five
+    waiting one when none does, or `after` is not in it); None when nothing waits (three
     queries at most)."""
-    assignments = assignments_of(user)
-    reviewed = _reviewed(user.pk, assignments)
-    queue = [
-        (case, _waits(case, status, reviewed))
-        for case, status in assignments.values_list("case_id", "case__status")
-    ]
-    start = next((index for index, (case, _) in enumerate(queue) if case == after), -1)
-    later = queue[start + 1 :] + queue[: start + 1]
-    chosen = next((case for case, waiting in later if waiting), None)
-    if chosen is None:
-        return None
-    return Case.objects.select_related("suite__workspace").get(pk=chosen)
+    waiting = _waiting(assignments_of(user)).select_related("case__suite__workspace")
+    waiting = waiting.only(*SHOWN)
+    place = None
+    if after is not None:
+        place = assignments_of(user).filter(case_id=after).values_list(*QUEUE_ORDER).first()
+    chosen = (place and waiting.filter(_after(place)).first()) or waiting.first()
+    return chosen.case if chosen else None
+
+
+def _after(place: tuple[str, str, int]) -> Q:
+    """The assignments that come after `place` (a row's QUEUE_ORDER values) in queue order."""
+    name, path, position = place
+    by_name, by_path, by_position = QUEUE_ORDER
+    return (
+        Q(**{f"{by_name}__gt": name})
+        | Q(**{by_name: name, f"{by_path}__gt": path})
+        | Q(**{by_name: name, by_path: path, f"{by_position}__gt": position})
+    )
 
 
 def assignment_panel(case: Case) -> tuple[list[str], list[str]]:
@@ -224,7 +289,7 @@ def assignment_panel(case: Case) -> tuple[list[str], list[str]]:
     reviewed = (
         ReviewEvent.objects.filter(
             case=case,
-            action__in=[Action.APPROVED, Action.CHANGES_REQUESTED],
+            action__in=DECISIONS,
             created_at__gt=review_started(OuterRef("case")),
         )
         .exclude(actor=None)

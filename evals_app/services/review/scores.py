@@ -21,7 +21,6 @@ from ...models import (
     ReviewEvent,
     ReviewScore,
     Revision,
-    Workspace,
 )
 from ...permissions import WorkspaceAccess
 from .agreement import Agreement, agreement
@@ -132,10 +131,13 @@ class Distribution:
     answered: int
 
 
-def distributions(workspace: Workspace, criteria: list[ReviewCriterion]) -> list[Distribution]:
-    """Each criterion's answers counted over the workspace's current reviews (one query)."""
+def distributions(
+    reviews: QuerySet[CaseReview], criteria: list[ReviewCriterion]
+) -> list[Distribution]:
+    """Each criterion's answers counted over `reviews`, current reviews of the workspace whose
+    review form is `criteria` (one query)."""
     rows = (
-        ReviewScore.objects.filter(criterion__workspace=workspace, review__in=current_reviews())
+        ReviewScore.objects.filter(criterion__in=criteria, review__in=reviews)
         .values_list("criterion_id", "value")
         .order_by()
     )
@@ -168,25 +170,26 @@ class AgreementReport:
     authors: list[AuthorAgreement]
 
 
-def agreement_report(workspace: Workspace, criteria: list[ReviewCriterion]) -> AgreementReport:
-    """Agreement over the workspace's cases with two or more current reviews (three queries)."""
-    reviews = list(
-        current_reviews()
-        .filter(case__suite__workspace=workspace)
-        .exclude(reviewer=None)
+def agreement_report(
+    reviews: QuerySet[CaseReview], criteria: list[ReviewCriterion]
+) -> AgreementReport:
+    """Agreement over the cases with two or more of `reviews`, current reviews of the workspace
+    whose review form is `criteria` (three queries)."""
+    rows = list(
+        reviews.exclude(reviewer=None)
         .values_list("pk", "case_id", "reviewer_id", "decision")
         .order_by()
     )
     by_case: dict[int, dict[int, str]] = defaultdict(dict)
     review_of: dict[int, tuple[int, int]] = {}
-    for pk, case, reviewer, decision in reviews:
+    for pk, case, reviewer, decision in rows:
         by_case[case][reviewer] = decision
         review_of[pk] = (case, reviewer)
     reviewed_twice = {case for case, by_reviewer in by_case.items() if len(by_reviewer) >= 2}
     answers: dict[int, dict[int, dict[int, str]]] = defaultdict(lambda: defaultdict(dict))
     categorical = [criterion.pk for criterion in criteria if criterion.categorical]
     scores = ReviewScore.objects.filter(
-        criterion_id__in=categorical, review__in=current_reviews()
+        criterion_id__in=categorical, review__in=reviews
     ).values_list("review_id", "criterion_id", "value")
     for review, criterion, value in scores:
         case, reviewer = review_of.get(review, (0, 0))
@@ -248,14 +251,22 @@ class ReviewReport:
     agreement: AgreementReport
 
 
-def review_report(workspace: Workspace) -> ReviewReport:
-    """What the workspace page shows of its reviews (a handful of queries, whatever their
-    number)."""
+def review_report(access: WorkspaceAccess) -> ReviewReport:
+    """What the workspace page shows of its reviews to the user of `access` (a handful of
+    queries, whatever their number): a blind reviewer's counts and agreement cover only the
+    cases they reviewed, as blind_to shows them case by case."""
+    workspace = access.workspace
     criteria = review_form(workspace)
     rules = rules_of(workspace)
+    reviews = current_reviews().filter(case__suite__workspace=workspace)
+    if reviews_blind(access):
+        decided = ReviewEvent.objects.filter(
+            actor_id=access.user_id, action__in=[Action.APPROVED, Action.CHANGES_REQUESTED]
+        )
+        reviews = reviews.filter(case__in=decided.values("case_id"))
     return ReviewReport(
         rules.required_approvals,
         rules.blind,
-        distributions(workspace, criteria),
-        agreement_report(workspace, criteria),
+        distributions(reviews, criteria),
+        agreement_report(reviews, criteria),
     )

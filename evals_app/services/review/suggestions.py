@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from ...eval_files.merge_keys import respelled
 from ...eval_files.reading import read_case
-from ...models import Case, Suggestion
+from ...models import Case, Comment, Suggestion
 from ..cases.editing import CaseConflict, save_case
 from .notifications import Kind, case_link, mention_members, notify
 
@@ -36,12 +36,19 @@ def is_stale(suggestion: Suggestion, current: dict[Any, Any]) -> bool:
 
 
 def suggest(
-    case: Case, author: User, document: dict[str, Any], base_version: int, note: str = ""
+    case: Case,
+    author: User,
+    document: dict[str, Any],
+    base_version: int,
+    note: str = "",
+    answers: int | None = None,
 ) -> Suggestion:
-    """Propose `document` as the new state of `case`, made from the case at `base_version`.
+    """Propose `document` as the new state of `case`, made from the case at `base_version`;
+    `answers`: the id of the comment on the case it answers (its "Suggest a change").
 
     Raises EvalFileError when the document is not a valid case, SuggestionError when it changes
-    nothing or the case moved on since `base_version` (the suggester must see the new state)."""
+    nothing, answers no comment of the case, or the case moved on since `base_version` (the
+    suggester must see the new state)."""
     if case.suite.read_only:
         raise SuggestionError(f"The cases of {case.suite.path} are read-only: nothing to suggest.")
     read_case(document)
@@ -58,6 +65,14 @@ def suggest(
         document = respelled(document, current.document)
         if document == current.document:
             raise SuggestionError("The suggestion changes nothing.")
+        comment = None
+        if answers is not None:
+            comment = Comment.objects.filter(pk=answers, thread__case=current).first()
+            if comment is None:
+                raise SuggestionError(
+                    f"Comment {answers} is not a comment on {current.case_id}: the suggestion "
+                    "cannot answer it."
+                )
         suggestion = Suggestion.objects.create(
             case=current,
             author=author,
@@ -65,6 +80,7 @@ def suggest(
             base_version=current.version,
             document=document,
             note=note,
+            answers=comment,
         )
         _tell_last_editor(current, suggestion)
         if note:
