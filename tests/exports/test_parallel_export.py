@@ -2,9 +2,9 @@
 
 A workspace of more than one batch of cases is formatted by forked workers, each writing the
 suites its batch holds whole and sending back its lines of formatted.jsonl; the export writes
-those lines in order, writes the rest and puts everything in place. Here
-batches are made tiny, so that the example workspace and the fixture of every period take many
-batches, with suites whole in one and spread over several.
+those lines in order, writes the rest and puts everything in place. Here batches are made
+tiny, so that the example workspace and the fixture of every period take many batches, with
+suites whole in one and spread over several.
 """
 
 from __future__ import annotations
