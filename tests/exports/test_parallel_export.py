@@ -1,18 +1,17 @@
 """Export in worker processes: what the workers write is exactly what one process writes.
 
 A workspace of more than one batch of cases is formatted by forked workers, each writing the
-suites its batch holds whole and its lines of formatted.jsonl to a temporary file of its own;
-the export appends those lines in order, writes the rest and puts everything in place. Here
-batches are made tiny, so that the example workspace and the fixture of every period take many
-batches, with suites whole in one and spread over several.
+suites its batch holds whole and sending back its lines of formatted.jsonl; the export writes
+those lines in order, writes the rest and puts everything in place. Here batches are made
+tiny, so that the example workspace and the fixture of every period take many batches, with
+suites whole in one and spread over several.
 """
 
 from __future__ import annotations
 
 import errno
 import os
-import shutil
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from multiprocessing import get_context
@@ -118,45 +117,32 @@ def test_a_batch_that_fails_in_a_worker_fails_the_export_and_changes_no_file(
     assert files_under(tmp_path / workspace.slug) == before  # no temporary file either
 
 
-def test_lines_a_worker_cannot_write_fail_the_export_and_change_no_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    workspace = import_workspace(PERIODS, "Periods").workspace  # suites whole in a batch
-    before = files_under(export_workspace(workspace, tmp_path, jobs=2).folder)
-    Case.objects.update(document={"id": "changed", "input": "Changed."})
-
-    original = export_batches.temporary_bytes
-
-    @contextmanager
-    def disk_full(target: Path) -> Iterator[tuple[Any, str]]:
-        with original(target) as (handle, path):
-            yield FullDisk(), path
-
-    monkeypatch.setattr(export_batches, "temporary_bytes", disk_full)  # forked workers see it
-    with pytest.raises(OSError, match="No space left"):
-        export_workspace(workspace, tmp_path, jobs=2)
-
-    assert files_under(tmp_path / workspace.slug) == before  # no temporary file either
-
-
 class FullDisk:
     """A file on a disk that is full."""
 
     def write(self, data: bytes) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
 
+    def writelines(self, lines: Iterable[bytes]) -> None:
+        for line in lines:
+            self.write(line)
 
-def test_lines_the_export_cannot_append_fail_it_and_change_no_file(
+
+def test_lines_the_export_cannot_write_fail_it_and_change_no_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    workspace = import_workspace(PERIODS, "Periods").workspace
+    workspace = import_workspace(PERIODS, "Periods").workspace  # suites whole in a batch
     before = files_under(export_workspace(workspace, tmp_path, jobs=2).folder)
     Case.objects.update(document={"id": "changed", "input": "Changed."})
 
-    def disk_full(source: Any, out: Any, length: int = 0) -> None:
-        FullDisk().write(b"")
+    original = export_files.temporary_bytes
 
-    monkeypatch.setattr(shutil, "copyfileobj", disk_full)
+    @contextmanager
+    def disk_full(target: Path) -> Iterator[tuple[Any, str]]:
+        with original(target) as (handle, path):
+            yield FullDisk(), path
+
+    monkeypatch.setattr(export_files, "temporary_bytes", disk_full)  # formatted.jsonl's file
     with pytest.raises(OSError, match="No space left"):
         export_workspace(workspace, tmp_path, jobs=2)
 
@@ -166,7 +152,7 @@ def test_lines_the_export_cannot_append_fail_it_and_change_no_file(
 def test_a_worker_refuses_to_query_the_database(tmp_path: Path) -> None:
     workspace = import_workspace(EXAMPLES, "Examples").workspace
     folder = ExportFolder(tmp_path)
-    work = ExportWork(WorkspaceFormatter(workspace), [], folder, ("lm",), False, tmp_path / "x")
+    work = ExportWork(WorkspaceFormatter(workspace), [], folder, ("lm",), False)
     Workspace.objects.count()  # the connection the worker inherits is open
 
     with ProcessPoolExecutor(

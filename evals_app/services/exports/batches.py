@@ -8,8 +8,9 @@ files of its suites, written to temporary files that the export puts in place
 the formatter has everything it reads (files, configs, headers), so they never touch the
 database.
 
-A worker writes its batch's lines to a temporary file of its own, which the export appends
-to `formatted.jsonl` in the order of the batches.
+A worker sends its batch's lines back with its result (a few megabytes), and the export
+writes them to `formatted.jsonl` in the order of the batches: written once, never to a
+temporary file that the disk would be made to write too.
 """
 
 from __future__ import annotations
@@ -34,12 +35,7 @@ from ...models import Suite
 from ..cases.reading import CHUNK_SIZE
 from ..profiles.formatted_rows import formatted_rows
 from ..profiles.workspace_formatter import WorkspaceFormatter
-from .files import (
-    ExportFolder,
-    TemporaryFile,
-    temporary_bytes,
-    write_temporary,
-)
+from .files import ExportFolder, TemporaryFile, write_temporary
 from .suite_texts import is_untouched, rewritten_bytes
 
 # The cases of one batch, read with one query. In one process a batch is only the unit of
@@ -63,7 +59,6 @@ class ExportWork:
     folder: ExportFolder  # where the files go (each worker creates the folders it needs)
     modes: tuple[Mode, ...]
     toon: bool
-    lines_target: Path  # formatted.jsonl: a worker leaves a batch's lines beside it
 
 
 @dataclass
@@ -83,9 +78,9 @@ class BatchResult:
     """A formatted batch: its `formatted.jsonl` lines, their warnings and its suite slices."""
 
     line_count: int = 0
-    # From a worker: the temporary file holding the batch's lines, for the export to append
-    # (a file rather than the lines themselves, so that they never sit in memory together).
-    lines_file: str | None = None
+    # From a worker: the batch's lines, for the export to write (in this process they are
+    # written as they are made).
+    lines: list[bytes] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     slices: list[SuiteSlice] = field(default_factory=list)
     stored_files: list[TemporaryFile] = field(default_factory=list)
@@ -93,13 +88,11 @@ class BatchResult:
     def discard(self) -> None:
         """Remove the temporary files of a batch that will not be written."""
         files = [
-            self.lines_file,
             *(piece.file.path for piece in self.slices if piece.file),
             *(file.path for file in self.stored_files),
         ]
         for path in files:
-            if path is not None:
-                Path(path).unlink(missing_ok=True)
+            Path(path).unlink(missing_ok=True)
 
 
 @dataclass
@@ -119,9 +112,9 @@ def format_batch(
     work: ExportWork, batch: Batch, write_line: Callable[[bytes], object]
 ) -> BatchResult:
     """Format the cases of `batch` and write them: each line of `formatted.jsonl` to
-    `write_line` as it is made (straight to a file, so that a batch's lines, judge prompts
-    and all, never sit in memory together), the file of each suite the batch holds whole, the
-    text of each case of the others."""
+    `write_line` as it is made (in one process straight to the file, so that a batch's
+    lines, judge prompts and all, never sit in memory together; a worker's batch is smaller),
+    the file of each suite the batch holds whole, the text of each case of the others."""
     result = BatchResult()
     try:
         if batch.stored_files:
@@ -191,9 +184,8 @@ def formatted_batches(
     lines_out: IO[bytes],
 ) -> Generator[BatchResult, None, None]:
     """The results of `batches`, in order. With `parallel` and more than one job, formatted
-    by `jobs` forked worker processes, a few batches ahead, each batch's lines left in a file
-    (`BatchResult.lines_file`); otherwise here, one by one, the lines written to
-    `lines_out`."""
+    by `jobs` forked worker processes, a few batches ahead, each batch's lines in its result
+    (`BatchResult.lines`); otherwise here, one by one, the lines written to `lines_out`."""
     if not parallel or jobs < 2 or "fork" not in get_all_start_methods():  # Windows
         for batch in batches:
             yield format_batch(work, batch, lines_out.write)
@@ -242,18 +234,7 @@ def _refuse_queries(*args: object) -> None:
 def _format_in_worker(batch: Batch) -> BatchResult:
     work = _worker_work
     assert work is not None, "not started by _start_worker"
-    if not batch.cases:
-        return format_batch(work, batch, _no_line)
-    result = BatchResult()
-    try:
-        with temporary_bytes(work.lines_target) as (lines, path):
-            result = format_batch(work, batch, lines.write)
-    except BaseException:  # the lines could not be written (a full disk): nor are the files
-        result.discard()
-        raise
-    result.lines_file = path
+    lines: list[bytes] = []
+    result = format_batch(work, batch, lines.append)
+    result.lines = lines
     return result
-
-
-def _no_line(line: bytes) -> None:
-    raise AssertionError("a batch without cases has no lines")

@@ -35,7 +35,6 @@ from .files import (
     ExportFolder,
     TemporaryFile,
     WrittenFiles,
-    append_file,
     remove_stale_temporary_files,
     write_temporary,
 )
@@ -87,14 +86,14 @@ def export_workspace(
     formatter = WorkspaceFormatter(workspace)
     formatter.read_everything(suites)
     folders = ExportFolder(folder)
-    work = ExportWork(formatter, suites, folders, modes, toon, folders.target(FORMATTED_FILE))
+    work = ExportWork(formatter, suites, folders, modes, toon)
     cases = sum(suite.stored_case_count for suite in suites)  # type: ignore[attr-defined]
     # The stored files first, written by one worker while the others format the first cases.
     with_texts = (_with_source_texts(suites, read) for read in case_batches)
     batches = chain([Batch([], stored_files=True)], with_texts)
     with (
         WrittenFiles() as written,
-        written.new_file(work.lines_target) as jsonl,
+        written.new_file(folders.target(FORMATTED_FILE)) as jsonl,
         closing(
             formatted_batches(
                 work,
@@ -200,12 +199,11 @@ def _written_lines(
     already) and stored files written first. Each batch's files start going to disk while the
     next are formatted."""
     for result in results:
-        if result.lines_file is not None:  # formatted in a worker
-            try:
-                append_file(result.lines_file, jsonl)
-            except BaseException:  # its files are not adopted yet: removed here
-                result.discard()
-                raise
+        try:
+            jsonl.writelines(result.lines)  # formatted in a worker (else written already)
+        except BaseException:  # its files are not adopted yet: removed here
+            result.discard()
+            raise
         summary.formatted_lines += result.line_count
         summary.warnings.extend(result.warnings)
         for file in result.stored_files:

@@ -13,7 +13,6 @@ import errno
 import os
 import re
 import secrets
-import shutil
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -181,7 +180,7 @@ def write_temporary(target: Path, data: bytes) -> TemporaryFile:
 @contextmanager
 def temporary_bytes(target: Path) -> Iterator[tuple[IO[bytes], str]]:
     """A new temporary file beside `target`, open for writing bytes, and its path; removed if
-    the block raises. (It is copied into another file, not put in place.)"""
+    the block raises."""
     descriptor, temporary = _temporary_beside(target)
     try:
         with os.fdopen(descriptor, "wb") as handle:
@@ -189,19 +188,6 @@ def temporary_bytes(target: Path) -> Iterator[tuple[IO[bytes], str]]:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-
-
-def append_file(path: str, out: IO[bytes]) -> None:
-    """Append the file at `path` to `out`, a plain buffered copy, then remove it (also when
-    the copy fails)."""
-    try:
-        with open(path, "rb") as source:
-            shutil.copyfileobj(source, out, _CHUNK)
-    finally:
-        os.unlink(path)
-
-
-_CHUNK = 1 << 20
 
 
 def _temporary_beside(target: Path) -> tuple[int, str]:
