@@ -190,13 +190,13 @@ def stored_rows(workspace: Workspace) -> list[tuple[object, ...]]:
 
 
 @pytest.mark.parametrize("name", ["examples", "periods"])
-def test_one_suite_per_batch_stores_what_one_batch_stores(
+def test_one_case_per_batch_stores_what_one_batch_stores(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = FOLDERS[name]
     whole = import_workspace(root, "whole").workspace
     monkeypatch.setattr(batches, "SUITES_PER_BATCH", 1)
-    monkeypatch.setattr(batches, "CASES_PER_BATCH", 1)
+    monkeypatch.setattr(batches, "BATCH_TEXT", 1)  # one case per batch
 
     batched = import_workspace(root, "batched").workspace
 

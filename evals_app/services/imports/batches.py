@@ -43,10 +43,11 @@ from .folder_reading import (
 from .row_inserts import insert_rows, update_rows
 from .staging import hidden_workspace, remove_hidden, reveal, still_importing
 
-# A batch is at most this many suites or, past its first suite, this many cases. Fewer than
-# current_stamps' 100, so that a batch's stamps read its own rows only.
+# A batch holds at most this many suites (fewer than current_stamps' 100, so that a batch's
+# stamps read its own rows only) and this many characters of cases' JSON: writing a case costs
+# about its length (the search index reads it all), and a save elsewhere waits for one batch.
 SUITES_PER_BATCH = 50
-CASES_PER_BATCH = 1000
+BATCH_TEXT = 500_000
 FILES_PER_BATCH = 500  # workspace files (guidelines, attachments, configs) per transaction
 CASE_COLUMNS = ("suite", "position", "case_id", "document", "base_document")
 # The columns of a case's stored summary, in the order of _summary_columns.
@@ -196,65 +197,96 @@ def _write(
     for batch in _batches(spool):
         with transaction.atomic():
             still_importing(workspace)
-            _store_suites(workspace, batch, exact)
-        written += len(batch)
+            written += _store_batch(workspace, batch, exact)
         progress(written, suites, "suites written")
 
 
-def _batches(spool: IO[bytes]) -> Iterator[list[StagedSuite]]:
-    """The spooled suites, in order, a batch at a time."""
+@dataclass(frozen=True)
+class BatchPart:
+    """The cases `start` to `end` of a spooled suite, as one batch writes them: the batch of
+    its first cases inserts the suite's row, the batch of its last ones settles it."""
+
+    staged: StagedSuite
+    start: int
+    end: int
+
+    @property
+    def last(self) -> bool:
+        return self.end == len(self.staged.cases)
+
+
+def _spooled(spool: IO[bytes]) -> Iterator[StagedSuite]:
     spool.seek(0)
-    batch: list[StagedSuite] = []
-    cases = 0
     while True:
         try:
-            staged: StagedSuite = pickle.load(spool)  # noqa: S301 - the import's own spool
+            yield pickle.load(spool)  # noqa: S301 - the import's own spool
         except EOFError:
-            break
-        if batch and (
-            len(batch) == SUITES_PER_BATCH or cases + len(staged.cases) > CASES_PER_BATCH
-        ):
+            return
+
+
+def _batches(spool: IO[bytes]) -> Iterator[list[BatchPart]]:
+    """The spooled suites, in order, a batch at a time: at most SUITES_PER_BATCH suites and
+    BATCH_TEXT characters of cases (one case at least)."""
+    batch: list[BatchPart] = []
+    size = 0
+    for staged in _spooled(spool):
+        if len(batch) == SUITES_PER_BATCH:
             yield batch
-            batch, cases = [], 0
-        batch.append(staged)
-        cases += len(staged.cases)
+            batch, size = [], 0
+        start = end = 0
+        while True:
+            while end < len(staged.cases) and (
+                size == 0 or size + len(staged.cases[end][2]) <= BATCH_TEXT
+            ):
+                size += len(staged.cases[end][2])
+                end += 1
+            batch.append(BatchPart(staged, start, end))
+            if end == len(staged.cases):
+                break
+            yield batch
+            batch, size, start = [], 0, end
     if batch:
         yield batch
 
 
-def _store_suites(workspace: Workspace, batch: list[StagedSuite], exact: bool) -> None:
-    """Store a batch of suites with their cases (and, when `exact`, their summaries; else the
-    suite page computes them). Each case's base is its document as read (docs/sync.md), and
-    each suite is settled as its text (repository/settled.py).
+def _store_batch(workspace: Workspace, batch: list[BatchPart], exact: bool) -> int:
+    """Store a batch of suites and cases (and, when `exact`, the cases' summaries; else the
+    suite page computes them); returns how many suites it finished. Each case's base is its
+    document as read (docs/sync.md), and each suite is settled as its text once all its cases
+    are in (repository/settled.py).
 
     Suites go in with one INSERT and cases with one `executemany`: a repository holds
     thousands of small eval files, and a query or a model instance per file or case would
     cost more than reading them. The texts go in last, with what is settled of each suite,
     which needs the cases' rows: SQLite writes a row again whole when any column changes.
     """
-    for staged in batch:
-        staged.suite.workspace = workspace
-    Suite.objects.bulk_create([staged.suite for staged in batch])
+    new = [part.staged.suite for part in batch if part.start == 0]
+    for suite in new:
+        suite.workspace = workspace
+    Suite.objects.bulk_create(new)
     rows: list[tuple[object, ...]] = []
-    for staged in batch:
-        for case, columns in zip(staged.cases, staged.summaries, strict=True):
-            position, case_id, text = case
-            row: tuple[object, ...] = (staged.suite.pk, position, case_id, text, text)
+    for part in batch:
+        cases = part.staged.cases[part.start : part.end]
+        summaries = part.staged.summaries[part.start : part.end]
+        for (position, case_id, text), columns in zip(cases, summaries, strict=True):
+            row: tuple[object, ...] = (part.staged.suite.pk, position, case_id, text, text)
             rows.append(row + columns if exact else row)
     insert_rows(Case, CASE_COLUMNS + (SUMMARY_COLUMNS if exact else ()), rows)
-    paths = {staged.suite.pk: staged.suite.path for staged in batch}
-    texts = {staged.suite.path: staged.text for staged in batch if staged.text is not None}
-    reads = {staged.suite.path: staged.read for staged in batch if staged.read is not None}
+    done = [part.staged for part in batch if part.last]
+    paths = {staged.suite.pk: staged.suite.path for staged in done}
+    texts = {staged.suite.path: staged.text for staged in done if staged.text is not None}
+    reads = {staged.suite.path: staged.read for staged in done if staged.read is not None}
     states = imported_states(workspace, paths, texts, reads)
     update_rows(
         Suite,
         SUITE_TEXT_COLUMNS,
         [
-            (text, text, *states[pk], pk)
-            for pk, text in ((staged.suite.pk, staged.text) for staged in batch)
-            if text is not None
+            (staged.text, staged.text, *states[staged.suite.pk], staged.suite.pk)
+            for staged in done
+            if staged.text is not None
         ],
     )
+    return len(done)
 
 
 def _summary_columns(summary: Summary) -> tuple[object, ...]:

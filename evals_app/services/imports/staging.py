@@ -9,12 +9,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ...eval_files.errors import EvalFileError
-from ...models import Suite, Workspace
+from ...models import Case, Suite, Workspace
 from ..jobs.workers import process_is_gone, this_worker
 from ..workspaces.lifecycle import unique_slug
 from .folder_reading import ImportFailed
 
-REMOVE_BATCH = 50  # suites deleted per transaction, so that saves elsewhere never wait long
+REMOVE_BATCH = 1000  # rows deleted per transaction, so that saves elsewhere never wait long
 
 
 def hidden_workspace(name: str, checkout_folder: str) -> Workspace:
@@ -47,13 +47,18 @@ def reveal(workspace: Workspace) -> None:
 
 
 def remove_hidden(workspace_pk: int) -> None:
-    """Delete a hidden workspace and what its import wrote, a few suites per transaction."""
-    suites = Suite.objects.filter(workspace_id=workspace_pk, workspace__importing_process__gt="")
-    while pks := list(suites.values_list("pk", flat=True)[:REMOVE_BATCH]):
-        with transaction.atomic():
-            Suite.objects.filter(pk__in=pks).delete()
+    """Delete a hidden workspace and what its import wrote, in short transactions (cases,
+    then suites, then the rest)."""
+    hidden = Workspace.all_objects.filter(pk=workspace_pk).exclude(importing_process="")
+    for model, rows in (
+        (Case, Case.objects.filter(suite__workspace__in=hidden)),
+        (Suite, Suite.objects.filter(workspace__in=hidden)),
+    ):
+        while pks := list(rows.values_list("pk", flat=True)[:REMOVE_BATCH]):
+            with transaction.atomic():
+                model.objects.filter(pk__in=pks).delete()
     with transaction.atomic():
-        Workspace.all_objects.filter(pk=workspace_pk).exclude(importing_process="").delete()
+        hidden.delete()
 
 
 def remove_abandoned_imports() -> None:
