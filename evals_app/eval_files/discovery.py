@@ -76,7 +76,7 @@ def is_named_like_eval_file(path: str) -> bool:
 
 
 # What discovery keeps of each eval file it reads, given the file and what was found so far.
-Shed = Callable[[FoundEvalFile, "Discovery"], FoundEvalFile]
+Shed = Callable[[FoundEvalFile, Discovery], FoundEvalFile]
 
 
 def discover(root: Path, single_file: Path | None = None, shed: Shed | None = None) -> Discovery:
