@@ -87,7 +87,7 @@ def measure_saves_during_import(
     user = User.objects.get(username=USERNAME)
     case = Case.objects.filter(suite__workspace__name=other_workspace).order_by("pk").first()
     assert case is not None
-    worker = _start_worker(environment, folder)
+    worker = _start_worker(environment)
     try:
         with archive.open("rb") as upload:
             job = ask_import(user, upload, archive.stat().st_size, archive.name, f"zipped-{cases}")
@@ -110,8 +110,9 @@ def measure_saves_during_import(
     ]
 
 
-def _start_worker(environment: Environment, folder: Path) -> subprocess.Popen[bytes]:
-    variables = {**environment.subprocess_env(), "AGENTV_JOB_FILES_DIR": str(folder / "jobs")}
+def _start_worker(environment: Environment) -> subprocess.Popen[bytes]:
+    # The benchmark's own settings: the upload waits in the job files folder they name.
+    variables = environment.subprocess_env()
     command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.1"]
     return subprocess.Popen(
         [*command, "--no-startup-delay", "--verbosity", "0"], cwd=REPOSITORY, env=variables
