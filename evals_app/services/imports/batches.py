@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import pickle
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from ...eval_files.discovery import Discovery, FoundEvalFile, discover
 from ...eval_files.faithful_writing import json_digest
@@ -48,6 +49,7 @@ from .staging import hidden_workspace, remove_hidden, reveal, still_importing
 # about its length (the search index reads it all), and a save elsewhere waits for one batch.
 SUITES_PER_BATCH = 50
 BATCH_TEXT = 500_000
+SQLITE_PAUSE = 0.05  # seconds between two batches on SQLite, for a waiting save to get in
 FILES_PER_BATCH = 500  # workspace files (guidelines, attachments, configs) per transaction
 CASE_COLUMNS = ("suite", "position", "case_id", "document", "base_document")
 # The columns of a case's stored summary, in the order of _summary_columns.
@@ -194,11 +196,16 @@ def _write(
             )
     written = 0
     progress(written, suites, "suites written")
+    # SQLite has one writer, and a save waiting for it sleeps between its tries (up to 100 ms
+    # apart): with no moment between two batches, the next batch would always take the lock
+    # first, and the save would wait for the whole import.
+    pause = SQLITE_PAUSE if connection.vendor == "sqlite" else 0.0
     for batch in _batches(spool):
         with transaction.atomic():
             still_importing(workspace)
             written += _store_batch(workspace, batch, exact)
         progress(written, suites, "suites written")
+        time.sleep(pause)
 
 
 @dataclass(frozen=True)
