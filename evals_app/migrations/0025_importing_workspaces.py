@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('evals_app', '0022_suggestions'),
+        ('evals_app', '0024_suggestion_answers'),
     ]
 
     operations = [
