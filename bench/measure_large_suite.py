@@ -130,7 +130,7 @@ def build_large_suite(name: str, cases: int) -> LargeSuite:
 
 def _copies(suite: Suite, sources: list[Any], cases: int) -> Iterator[Any]:
     from evals_app.models import Case
-    from evals_app.services.imports.folders import SUMMARY_COLUMNS
+    from evals_app.services.imports.batches import SUMMARY_COLUMNS
 
     copied = ["status", *SUMMARY_COLUMNS]
     for position, source in enumerate(islice(cycle(sources), cases)):

@@ -29,6 +29,7 @@ from .measure_files import (
     measure_import_and_export,
     report_files,
 )
+from .measure_import_scale import measure_import_memory, measure_saves_during_import
 from .measure_large_suite import measure_large_suite
 from .measure_list_changes import measure_list_changes
 from .measure_pages import measure_pages
@@ -90,6 +91,9 @@ WORKSPACE = "bench"
 TEXT_HEAVY_WORKSPACE = "bench-text-heavy"
 SMALL_WORKSPACE = "bench-small"
 LARGE_SUITE_FIGURES = "large-suite"
+IMPORT_SCALE_FIGURES = "import-scale"
+IMPORT_SCALE_CASES = 100_000  # the import's memory; saves are measured during half as many
+SAVES_WORKSPACE = "bench-saves"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,11 +116,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         action="append",
-        choices=(*GROUPS, LARGE_SUITE_FIGURES),
+        choices=(*GROUPS, LARGE_SUITE_FIGURES, IMPORT_SCALE_FIGURES),
         metavar="GROUP",
         help=f"measure only this group of figures (repeatable; one of {', '.join(GROUPS)}; or "
         f"{LARGE_SUITE_FIGURES}, which no full run measures: the pages of one suite of --cases "
-        "cases, a long history, the API's list, the workspace list)",
+        f"cases, a long history, the API's list, the workspace list; or {IMPORT_SCALE_FIGURES}, "
+        "neither: the memory of importing --cases cases (default 100,000) and saves during a "
+        "worker's import of a .zip of half as many)",
     )
     parser.add_argument(
         "--settings",
@@ -137,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
         figures = []
         if LARGE_SUITE_FIGURES in groups:
             figures += _run_large_suite(folder, sizes, args.seed)
+        if IMPORT_SCALE_FIGURES in groups:
+            cases = args.cases or IMPORT_SCALE_CASES
+            figures += _run_import_scale(environment, folder, cases, args.seed)
         figures += _run(environment, folder, sizes, args.seed, groups, browser=not args.no_browser)
     finally:
         if args.keep:
@@ -218,6 +227,18 @@ def _run_large_suite(folder: Path, sizes: Sizes, seed: int) -> list[Figure]:
     import_workspace(small, WORKSPACE)
     join(WORKSPACE)
     return measure_large_suite(WORKSPACE, sizes.cases, sizes.page_requests)
+
+
+def _run_import_scale(
+    environment: Environment, folder: Path, cases: int, seed: int
+) -> list[Figure]:
+    """The import's memory at `cases` cases, and saves in a small workspace while a worker
+    imports a .zip of half as many."""
+    figures = measure_import_memory(environment, folder, cases, seed)
+    small = generate_workspace(folder / "saves", cases=QUICK.cases, seed=seed)
+    import_workspace(small, SAVES_WORKSPACE)
+    half = max(1, cases // 2)
+    return figures + measure_saves_during_import(environment, folder, half, seed, SAVES_WORKSPACE)
 
 
 if __name__ == "__main__":

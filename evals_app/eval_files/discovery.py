@@ -8,8 +8,8 @@ its name says the user meant it as an eval file.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Collection
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .dialects import (
@@ -41,6 +41,12 @@ class FoundEvalFile:
     # writing it back starts from (faithful_writing.py).
     text: str | None = None
 
+    def outline(self) -> FoundEvalFile:
+        """The file without its cases and text: what discovery needs once it is read (its
+        path, header and references)."""
+        contents = replace(self.contents, cases=[], parts=[])
+        return replace(self, contents=contents, text=None)
+
 
 @dataclass
 class Discovery:
@@ -53,6 +59,11 @@ class Discovery:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     errors: list[EvalFileError] = field(default_factory=list)
     notes: list[EvalFileError] = field(default_factory=list)
+    shed: Shed | None = field(default=None, repr=False)
+
+    def add(self, eval_file: FoundEvalFile) -> None:
+        """Note an eval file just read (what `shed` keeps of it, if given)."""
+        self.eval_files.append(eval_file if self.shed is None else self.shed(eval_file, self))
 
 
 def is_named_like_eval_file(path: str) -> bool:
@@ -64,12 +75,16 @@ def is_named_like_eval_file(path: str) -> bool:
     return name in ("suite.yaml", "suite.yml") and (path.startswith("evals/") or "/evals/" in path)
 
 
-def discover(root: Path, single_file: Path | None = None) -> Discovery:
+# What discovery keeps of each eval file it reads, given the file and what was found so far.
+Shed = Callable[[FoundEvalFile, Discovery], FoundEvalFile]
+
+
+def discover(root: Path, single_file: Path | None = None, shed: Shed | None = None) -> Discovery:
     """Every eval file under the folder `root` (or only `single_file`), its configs, the files
-    of cases the eval files refer to, and the YAML files skipped."""
+    of cases the eval files refer to, and the YAML files skipped (`shed`: as discover_tree)."""
     tree = DirectoryTree(root)
     single = None if single_file is None else single_file.relative_to(tree.root).as_posix()
-    return discover_tree(tree, single, where=str(single_file or root))
+    return discover_tree(tree, single, where=str(single_file or root), shed=shed)
 
 
 def discover_tree(
@@ -77,11 +92,16 @@ def discover_tree(
     single_file: str | None = None,
     where: str = "",
     known: Collection[str] = (),
+    shed: Shed | None = None,
 ) -> Discovery:
     """`discover` for any file tree (a folder, or the files of a git commit). The eval files
     at the paths `known` are known unchanged (a sync's settled suites): they count as found
-    but are not read, and refer to no other file."""
-    found = Discovery()
+    but are not read, and refer to no other file.
+
+    `shed`, when given, hears of each eval file as it is read (configs are read first) and
+    returns what to keep of it, e.g. its `outline()`: an import that stores each file as it
+    comes never holds a whole workspace's cases at once."""
+    found = Discovery(shed=shed)
     candidates = [single_file] if single_file is not None else tree.yaml_paths()
     candidates = [path for path in candidates if path not in known]
     for path in tree.config_paths():
@@ -164,7 +184,7 @@ def _read_candidate(tree: FileTree, relative: str, found: Discovery, *, forced: 
     except EvalFileError as error:
         found.errors.append(error.located(relative))
         return
-    found.eval_files.append(FoundEvalFile(relative, contents, text=_as_read(source)))
+    found.add(FoundEvalFile(relative, contents, text=_as_read(source)))
 
 
 def _skip_reason(error: EvalFileError, path: str) -> str:
@@ -204,9 +224,7 @@ def _follow_references(tree: FileTree, found: Discovery, unread: Collection[str]
                 found.errors.append(error.located(path))
                 continue
             known.add(path)
-            found.eval_files.append(
-                FoundEvalFile(path, contents, eval_file.path, text=_as_read(source))
-            )
+            found.add(FoundEvalFile(path, contents, eval_file.path, text=_as_read(source)))
             found.skipped = [(skipped, why) for skipped, why in found.skipped if skipped != path]
 
 
@@ -255,9 +273,7 @@ def _read_case_folder(
             found.errors.append(error.located(path))
             continue
         known.add(path)
-        found.eval_files.append(
-            FoundEvalFile(path, contents, referenced_by=referrer, text=_as_read(source))
-        )
+        found.add(FoundEvalFile(path, contents, referenced_by=referrer, text=_as_read(source)))
         found.skipped = [(skipped, why) for skipped, why in found.skipped if skipped != path]
 
 

@@ -15,6 +15,15 @@ def default_guideline_patterns() -> list[str]:
     return list(DEFAULT_GUIDELINE_PATTERNS)
 
 
+class VisibleWorkspaces(models.Manager["Workspace"]):
+    """Workspaces people can see: every one but those still being imported (docs/jobs.md,
+    "Imports"). The default manager, so that the pages, the API, the admin and the commands
+    all leave an import out until it commits."""
+
+    def get_queryset(self) -> models.QuerySet[Workspace]:
+        return super().get_queryset().filter(importing_process="")
+
+
 class Workspace(models.Model):
     """An AgentV repository root: eval suites and the files they reference, `.agentv/config.yaml`
     files included (the nearest one decides each suite's guideline patterns)."""
@@ -42,6 +51,14 @@ class Workspace(models.Model):
     # (services/pending_publish.py): the commit, the branch, its expected old value and the
     # bases before the publish, so that the next publish or sync can finish or undo it.
     pending_publish = OrderedJSONField(null=True, blank=True, default=None)
+    # The process (host:pid) writing a new workspace's import in batches; empty once the
+    # import committed. Until then the workspace is hidden (services/imports/staging.py).
+    importing_process = models.CharField(max_length=300, blank=True, default="", editable=False)
+
+    objects = VisibleWorkspaces()
+    # Workspaces being imported too: for the import itself, and for names and slugs, which
+    # an import holds from its start.
+    all_objects = models.Manager["Workspace"]()
 
     class Meta:
         ordering = ["name"]

@@ -160,6 +160,41 @@ def test_the_next_worker_marks_a_killed_workers_job_failed(alice: Client, worker
     assert (job.state, job.error) == (Job.State.FAILED, KILLED)
 
 
+def writing(job: Job) -> Job:
+    """The job once it has committed a batch of suites and has more to write."""
+    return wait_for(
+        job, lambda current: current.phrase == "suites written" and 0 < current.done < current.total
+    )
+
+
+def test_a_killed_workers_half_written_workspace_is_removed(alice: Client, worker: Worker) -> None:
+    job = upload(alice, MANY_FILES, "Killed")
+    writing(job)
+    assert Workspace.all_objects.filter(name="Killed").exists()  # hidden, half written
+
+    worker.kill()
+    alice.get(job.get_absolute_url())  # which notices the worker is gone
+
+    job.refresh_from_db()
+    assert (job.state, job.error) == (Job.State.FAILED, KILLED)
+    assert not Workspace.all_objects.filter(name="Killed").exists()
+    assert not Suite.objects.exists() and not Case.objects.exists()
+
+
+def test_a_save_elsewhere_completes_while_an_import_writes(alice: Client, worker: Worker) -> None:
+    elsewhere = factories.case(factories.suite(factories.workspace("Elsewhere")), "saved")
+    job = upload(alice, MANY_FILES, "Importing")
+    writing(job)
+
+    document = {**elsewhere.document, "outcome": "Saved meanwhile."}
+    saved = save_case(elsewhere, document, elsewhere.version)
+
+    job.refresh_from_db()
+    assert saved.document["outcome"] == "Saved meanwhile."
+    assert job.state == Job.State.RUNNING and job.done < job.total
+    assert finished(job).state == Job.State.DONE
+
+
 def upload_second(client: Client) -> Job:
     archive = io.BytesIO(factories.zip_archive({"repo/evals/a.yaml": SUITE}))
     archive.name = "second.zip"

@@ -70,7 +70,7 @@ def import_zip(
         suites_before = set(existing.suites.values_list("pk", flat=True)) if existing else set()
 
         def settle(summary: ImportSummary) -> None:
-            # In the import's own transaction, so the files are read outside any (a worker's
+            # In the import's final transaction, so the files are read outside any (a worker's
             # progress shows meanwhile) and the name is checked again where it is written.
             workspace = summary.workspace
             if summary.sync is None:
@@ -81,9 +81,17 @@ def import_zip(
                 record_activity(workspace, importer, created, name, "imported from a .zip")
             elif existing is None or existing.pk != workspace.pk or not may_import_into(workspace):
                 raise ZipImportFailed([name_taken(name).message])
-            for suite in workspace.suites.exclude(pk__in=suites_before).order_by("path"):
-                action = ActivityRecord.Action.SUITE_IMPORTED
-                record_activity(workspace, importer, action, suite.path, suite=suite)
+            # One INSERT: this runs in the short transaction that makes the import visible.
+            ActivityRecord.objects.bulk_create(
+                ActivityRecord(
+                    workspace=workspace,
+                    actor=importer,
+                    action=ActivityRecord.Action.SUITE_IMPORTED,
+                    subject=suite.path,
+                    suite=suite,
+                )
+                for suite in workspace.suites.exclude(pk__in=suites_before).order_by("path")
+            )
 
         try:
             # The archive's folder is temporary: it is not where the repository lives.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import QuerySet
@@ -31,7 +31,13 @@ def worker_is_dead(job: Job, now: Any = None) -> bool:
     heartbeat."""
     if job.state != Job.State.RUNNING or not job.worker:
         return False
-    host, _, pid = job.worker.rpartition(":")
+    return process_is_gone(job.worker, job.heartbeat_at or job.started_at, now)
+
+
+def process_is_gone(process: str, last_sign: datetime | None, now: datetime | None = None) -> bool:
+    """Whether the process `process` (as `this_worker` names it) is gone: its process id on
+    this machine, else whether its last sign of life is older than STALE_AFTER."""
+    host, _, pid = process.rpartition(":")
     if host == socket.gethostname() and pid.isdigit():
         try:
             os.kill(int(pid), 0)
@@ -40,14 +46,15 @@ def worker_is_dead(job: Job, now: Any = None) -> bool:
         except PermissionError:
             return False  # alive, as another user
         return False
-    beat = job.heartbeat_at or job.started_at
-    return beat is None or (now or timezone.now()) - beat > STALE_AFTER
+    return last_sign is None or (now or timezone.now()) - last_sign > STALE_AFTER
 
 
 def notice_dead_workers(jobs: QuerySet[Job]) -> list[Job]:
     """Mark failed the running jobs among `jobs` whose worker is gone; return them."""
     from django_tasks import TaskResultStatus
     from django_tasks_db.models import DBTaskResult
+
+    from ..imports.staging import remove_abandoned_imports  # which asks this module
 
     dead = [job for job in jobs.filter(state=Job.State.RUNNING) if worker_is_dead(job)]
     for job in dead:
@@ -60,4 +67,6 @@ def notice_dead_workers(jobs: QuerySet[Job]) -> list[Job]:
             # django-tasks would show the task running forever.
             running = DBTaskResult.objects.filter(id=job.task_id, status=TaskResultStatus.RUNNING)
             running.update(status=TaskResultStatus.FAILED, finished_at=finished, traceback=KILLED)
+    if dead:
+        remove_abandoned_imports()  # what a killed worker's import had written, hidden
     return dead

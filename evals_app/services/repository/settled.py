@@ -254,13 +254,17 @@ def settle(
 
 
 def imported_states(
-    workspace: Workspace, texts: Mapping[str, str], reads: Mapping[str, ReadFiles]
+    workspace: Workspace,
+    suites: Mapping[int, str],
+    texts: Mapping[str, str],
+    reads: Mapping[str, ReadFiles],
 ) -> dict[int, tuple[str, str, str | None]]:
-    """(stamp, base blob, reads as stored) of each suite of a workspace just imported, by
-    primary key, each read as its text (`texts`, by path; `reads`, the files its cases read)."""
-    stamps = current_stamps(workspace.pk)
+    """(stamp, base blob, reads as stored) of the `suites` (primary key → path) of a workspace
+    just imported, by primary key, each read as its text (`texts`, by path; `reads`, the
+    files its cases read)."""
+    stamps = current_stamps(workspace.pk, suites.keys())
     states: dict[int, tuple[str, str, str | None]] = {}
-    for pk, path in workspace.suites.values_list("pk", "path"):
+    for pk, path in suites.items():
         text = texts.get(path)
         if text is None:
             continue

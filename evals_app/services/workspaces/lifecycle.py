@@ -35,7 +35,8 @@ def clean_workspace_name(raw: str, *, renaming: Workspace | None = None) -> str:
         raise WorkspaceNameError(f"A name can be at most {MAX_NAME_LENGTH} characters.")
     if any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in name):
         raise WorkspaceNameError("A name cannot contain control or invisible characters.")
-    taken = Workspace.objects.filter(name__iexact=name)
+    # A workspace being imported holds its name already (services/imports/staging.py).
+    taken = Workspace.all_objects.filter(name__iexact=name)
     if renaming is not None:
         taken = taken.exclude(pk=renaming.pk)
     if taken.exists():
@@ -52,7 +53,8 @@ def name_taken(name: str) -> WorkspaceNameError:
 def unique_slug(name: str, *, renaming: Workspace | None = None) -> str:
     """A slug for `name` that no other workspace uses (`name-2`, `name-3`… when taken)."""
     base = (slugify(name) or "workspace")[: MAX_NAME_LENGTH - 10]
-    others = Workspace.objects.exclude(pk=renaming.pk) if renaming else Workspace.objects.all()
+    everyone = Workspace.all_objects.all()  # a workspace being imported included
+    others = everyone.exclude(pk=renaming.pk) if renaming else everyone
     slug, number = base, 1
     while others.filter(slug=slug).exists():
         number += 1
