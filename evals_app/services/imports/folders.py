@@ -44,6 +44,7 @@ def import_workspace(
     record_checkout_folder: bool = True,
     progress: Progress = no_progress,
     then: Callable[[ImportSummary], None] | None = None,
+    share_the_writer: bool = False,
 ) -> ImportSummary:
     """Import the workspace folder `path`, or the single eval file `path` with its folder as root.
 
@@ -55,7 +56,8 @@ def import_workspace(
     Raises ImportFailed, having written nothing, when any eval file is refused. `progress`
     hears of each eval file read and each batch of suites written (docs/jobs.md); `then` is
     called with the summary inside the transaction that makes the import visible (it may
-    write more, or raise to undo it all).
+    write more, or raise to undo it all). With `share_the_writer` (a .zip upload), a new
+    workspace's batches leave SQLite's one writer free a moment between them (docs/jobs.md).
     """
     if not path.exists():
         raise ImportFailed([EvalFileError("no such file or folder", file=str(path))])
@@ -74,6 +76,7 @@ def import_workspace(
             dry_run=dry_run,
             progress=progress,
             then=then,
+            share_the_writer=share_the_writer,
         )
     return _import_into(existing, path, location, checkout_folder, dry_run, progress, then)
 

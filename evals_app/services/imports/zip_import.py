@@ -96,7 +96,12 @@ def import_zip(
         try:
             # The archive's folder is temporary: it is not where the repository lives.
             return import_workspace(
-                root, name, record_checkout_folder=False, progress=progress, then=settle
+                root,
+                name,
+                record_checkout_folder=False,
+                progress=progress,
+                then=settle,
+                share_the_writer=True,
             )
         except ImportFailed as failure:
             raise ZipImportFailed(
