@@ -31,10 +31,10 @@ def main(argv: list[str]) -> None:
     )
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    print(json.dumps({"tracemalloc_peak": peak, "max_rss": _peak_rss()}))
+    print(json.dumps({"tracemalloc_peak": peak, "max_rss": peak_rss()}))
 
 
-def _peak_rss() -> int:
+def peak_rss() -> int:
     """This process's peak resident set size in bytes. Not `getrusage`: on Linux its maximum
     carries over from the parent that forked the process, before `exec`."""
     with open("/proc/self/status", encoding="ascii") as status:

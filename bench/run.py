@@ -36,6 +36,7 @@ from .measure_patterns import measure_patterns
 from .measure_queue import measure_queue
 from .measure_repository import measure_repository
 from .measure_runs import measure_runs
+from .measure_scale import measure_scale
 from .measure_sync import measure_sync
 from .measure_web import measure_web
 
@@ -90,6 +91,7 @@ WORKSPACE = "bench"
 TEXT_HEAVY_WORKSPACE = "bench-text-heavy"
 SMALL_WORKSPACE = "bench-small"
 LARGE_SUITE_FIGURES = "large-suite"
+SCALE_FIGURES = "scale"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,11 +114,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         action="append",
-        choices=(*GROUPS, LARGE_SUITE_FIGURES),
+        choices=(*GROUPS, LARGE_SUITE_FIGURES, SCALE_FIGURES),
         metavar="GROUP",
         help=f"measure only this group of figures (repeatable; one of {', '.join(GROUPS)}; or "
         f"{LARGE_SUITE_FIGURES}, which no full run measures: the pages of one suite of --cases "
-        "cases, a long history, the API's list, the workspace list)",
+        "cases, a long history, the API's list, the workspace list; or "
+        f"{SCALE_FIGURES}, which no full run measures either: a linked repository of --cases "
+        "cases, its sync check, sync and publish with their memory, and another user's pages "
+        "while the workers export and check it)",
     )
     parser.add_argument(
         "--settings",
@@ -137,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
         figures = []
         if LARGE_SUITE_FIGURES in groups:
             figures += _run_large_suite(folder, sizes, args.seed)
+        if SCALE_FIGURES in groups:
+            figures += measure_scale(environment, folder, sizes.cases, args.seed)
         figures += _run(environment, folder, sizes, args.seed, groups, browser=not args.no_browser)
     finally:
         if args.keep:
