@@ -74,7 +74,12 @@ def db_workers(
         for worker in workers:
             worker.terminate()
         for worker in workers:
-            worker.wait()
+            try:
+                worker.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                # A worker waiting in the queue's poll has been seen to outlive SIGTERM.
+                worker.kill()
+                worker.wait()
 
 
 @dataclass
