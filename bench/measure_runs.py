@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from .environment import REPOSITORY, Environment
+from .environment import Environment
 from .figures import Figure, at_most, progress, report
+from .server import db_workers
 
 OVERHEAD_MS = 300  # run requested → result stored, minus AgentV's own time
 SUITE_RATIO = 1.2  # a suite run by the worker, against AgentV from a terminal
@@ -88,8 +88,7 @@ def _suite(environment: Environment, folder: Path, suite_cases: int) -> list[Fig
     many_suite = many.suites.get()  # type: ignore[attr-defined]
     many_access = WorkspaceAccess(many, "owner", is_superuser=False)  # type: ignore[arg-type]
     cases = [(item, item.document) for item in many_suite.cases.order_by("position")]
-    workers = _start_workers(environment, 2)
-    try:
+    with db_workers(environment, 2, {"AGENTV_RUNS_ENABLED": "true"}) as workers:
         # Running workers, as deployed: each has started Django and asked AgentV its version.
         warm_ups = [start_run(many_access, account, many_suite, cases[:1], "mock") for _ in workers]
         for warm_up in warm_ups:
@@ -97,10 +96,6 @@ def _suite(environment: Environment, folder: Path, suite_cases: int) -> list[Fig
         start = time.perf_counter()
         run = _wait(start_run(many_access, account, many_suite, cases, "mock"))
         suite_seconds = time.perf_counter() - start
-    finally:
-        for worker in workers:
-            worker.terminate()
-            worker.wait()
     run.refresh_from_db()
     if run.job.state != "done":
         raise RuntimeError(f"the suite run did not finish: {run.job.state} {run.job.error}")
@@ -123,17 +118,6 @@ def _wait(run: Any) -> Any:
             break
         time.sleep(0.02)  # the worker is another process: its end shows when it commits
     return run
-
-
-def _start_workers(environment: Environment, count: int) -> list[subprocess.Popen[bytes]]:
-    variables = {**environment.subprocess_env(), "AGENTV_RUNS_ENABLED": "true"}
-    command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.1"]
-    return [
-        subprocess.Popen(
-            [*command, "--no-startup-delay", "--verbosity", "0"], cwd=REPOSITORY, env=variables
-        )
-        for _ in range(count)
-    ]
 
 
 def _terminal_seconds(command: list[str], cases: int) -> float:

@@ -37,6 +37,7 @@ from .measure_patterns import measure_patterns
 from .measure_queue import measure_queue
 from .measure_repository import measure_repository
 from .measure_runs import measure_runs
+from .measure_scale import measure_scale
 from .measure_sync import measure_sync
 from .measure_web import measure_web
 
@@ -94,6 +95,7 @@ LARGE_SUITE_FIGURES = "large-suite"
 IMPORT_SCALE_FIGURES = "import-scale"
 IMPORT_SCALE_CASES = 100_000  # the import's memory; saves are measured during half as many
 SAVES_WORKSPACE = "bench-saves"
+SCALE_FIGURES = "scale"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,13 +118,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         action="append",
-        choices=(*GROUPS, LARGE_SUITE_FIGURES, IMPORT_SCALE_FIGURES),
+        choices=(*GROUPS, LARGE_SUITE_FIGURES, IMPORT_SCALE_FIGURES, SCALE_FIGURES),
         metavar="GROUP",
         help=f"measure only this group of figures (repeatable; one of {', '.join(GROUPS)}; or "
-        f"{LARGE_SUITE_FIGURES}, which no full run measures: the pages of one suite of --cases "
-        f"cases, a long history, the API's list, the workspace list; or {IMPORT_SCALE_FIGURES}, "
-        "neither: the memory of importing --cases cases (default 100,000) and saves during a "
-        "worker's import of a .zip of half as many)",
+        f"one that no full run measures: {LARGE_SUITE_FIGURES}, the pages of one suite of "
+        "--cases cases, a long history, the API's list, the workspace list; "
+        f"{IMPORT_SCALE_FIGURES}, the memory of importing --cases cases (default 100,000) and "
+        "saves during a worker's import of a .zip of half as many; "
+        f"{SCALE_FIGURES}, a linked repository of --cases cases, its sync check, sync and "
+        "publish with their memory, and another user's pages while the workers export and "
+        "check it)",
     )
     parser.add_argument(
         "--settings",
@@ -146,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         if IMPORT_SCALE_FIGURES in groups:
             cases = args.cases or IMPORT_SCALE_CASES
             figures += _run_import_scale(environment, folder, cases, args.seed)
+        if SCALE_FIGURES in groups:
+            figures += measure_scale(environment, folder, sizes.cases, args.seed)
         figures += _run(environment, folder, sizes, args.seed, groups, browser=not args.no_browser)
     finally:
         if args.keep:

@@ -58,6 +58,30 @@ def gunicorn(environment: Environment, workers: int) -> Iterator[int]:
             process.wait()
 
 
+@contextmanager
+def db_workers(
+    environment: Environment, count: int, variables: dict[str, str] | None = None
+) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """Run `count` job workers (`manage.py db_worker`, as deployed), polling the queue every
+    0.1 s, with `variables` added to the environment; stopped at the end."""
+    command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.1"]
+    command += ["--no-startup-delay", "--verbosity", "0"]
+    env = {**environment.subprocess_env(), **(variables or {})}
+    workers = [subprocess.Popen(command, cwd=REPOSITORY, env=env) for _ in range(count)]
+    try:
+        yield workers
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            try:
+                worker.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                # A worker waiting in the queue's poll has been seen to outlive SIGTERM.
+                worker.kill()
+                worker.wait()
+
+
 @dataclass
 class Session:
     """A logged-in user's cookies against the server on `port`."""
@@ -105,14 +129,15 @@ class Session:
         return self.request("POST", path, body, headers)
 
 
-def log_in(port: int, password: str) -> Session:
-    """Log in through the login form, as a browser does."""
+def log_in(port: int, password: str, username: str = USERNAME) -> Session:
+    """Log in through the login form, as a browser does (as the benchmark's account unless
+    `username` says otherwise)."""
     session = Session(port)
     status, page = session.request("GET", "/login/")
     token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
     if status != 200 or token is None:
         raise RuntimeError(f"the login page answered {status}")
-    fields = {"username": USERNAME, "password": password, "csrfmiddlewaretoken": token[1].decode()}
+    fields = {"username": username, "password": password, "csrfmiddlewaretoken": token[1].decode()}
     status, _ = session.post_form("/login/", fields)
     if status != 302 or "sessionid" not in session.cookies:
         raise RuntimeError(f"logging in answered {status}")

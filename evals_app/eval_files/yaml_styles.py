@@ -234,8 +234,8 @@ def detect_habits(text: str, root: Node | None) -> Habits:
             for key, item in zip(node.children[::2], node.children[1::2], strict=True):
                 if key.style is None and item.kind == "scalar":
                     styles[item.style or "plain"] += 1
-                if item.is_block_collection and _line_of(text, item.children[0].start) != _line_of(
-                    text, key.start
+                if item.is_block_collection and not _on_one_line(
+                    text, key.start, item.children[0].start
                 ):
                     if item.kind == "mapping":
                         indents[item.children[0].column - key.column] += 1
@@ -244,7 +244,7 @@ def detect_habits(text: str, root: Node | None) -> Habits:
         if node.kind == "sequence" and not node.flow:
             for item in node.children:
                 dash = _dash_column(text, item)
-                if _line_of(text, item.start) == _line_of(text, _dash_offset(text, item)):
+                if _on_one_line(text, _dash_offset(text, item), item.start):
                     gaps[item.column - dash] += 1
         stack.extend(node.children)
     if indents:
@@ -259,8 +259,12 @@ def detect_habits(text: str, root: Node | None) -> Habits:
     return habits
 
 
-def _line_of(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset)
+def _on_one_line(text: str, start: int, end: int) -> bool:
+    """Whether no line break lies between the offsets `start` and `end` (looked for between
+    them only: counting the lines from the top, for each node, made a large file's writing
+    quadratic)."""
+    low, high = sorted((start, end))
+    return text.find("\n", low, high) == -1
 
 
 def _dash_offset(text: str, item: Node) -> int:

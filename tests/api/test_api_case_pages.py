@@ -51,6 +51,19 @@ def test_the_pages_hold_every_case_once_in_order_with_the_total_on_each(team: Te
     assert {page["total"] for page in pages} == {7}
 
 
+def test_the_pages_of_one_suite_hold_its_cases_once_in_order(team: Team) -> None:
+    api = team.as_role("viewer")
+
+    pages = all_pages(api, suite="evals/another.yaml", limit="2")
+
+    assert [ids(page) for page in pages] == [
+        ["another-0", "another-1"],
+        ["another-2", "another-3"],
+        ["another-4"],
+    ]
+    assert {page["total"] for page in pages} == {5}
+
+
 def test_a_page_is_the_default_size_unless_asked(team: Team) -> None:
     extra = Suite.objects.get(path="evals/another.yaml")
     for number in range(DEFAULT_PAGE_SIZE):

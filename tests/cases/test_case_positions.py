@@ -135,6 +135,20 @@ def test_the_suite_page_numbers_cases_by_their_place_not_their_position() -> Non
     assert place_of(suite.cases.all(), 2048) == 3
 
 
+def test_places_of_scattered_positions_are_counted_in_one_query_whatever_their_order() -> None:
+    suite = new_suite("a", "b", "c", "d", "e", "f")
+    spread(suite)
+    duplicate_case(suite.cases.get(case_id="b"))  # a copy at 1536, between b and c
+    suite.cases.filter(case_id="d").delete()  # a gap at 3072
+    positions = dict(suite.cases.values_list("case_id", "position"))
+
+    with CaptureQueriesContext(connection) as queries:
+        places = places_of(suite.cases.all(), [positions["f"], positions["a"], positions["c"]])
+
+    assert places == {positions["f"]: 6, positions["a"]: 1, positions["c"]: 4}
+    assert len(queries) == 1
+
+
 def test_a_copy_whose_id_would_be_too_long_is_refused() -> None:
     suite = new_suite("x" * 196)
 

@@ -1,5 +1,6 @@
 """SQLite, the single-user default, is set up for writers that overlap (agentv_web/settings.py):
-WAL, a busy timeout, and transactions that take the write lock when they start."""
+WAL, a busy timeout, transactions that take the write lock when they start, and a page cache
+that holds a large import's pages."""
 
 from __future__ import annotations
 
@@ -25,3 +26,7 @@ def test_sqlite_writes_ahead_and_waits_for_a_busy_database() -> None:
 
 def test_sqlite_transactions_take_the_write_lock_when_they_start() -> None:
     assert connection.transaction_mode == "IMMEDIATE"
+
+
+def test_sqlite_keeps_a_page_cache_large_enough_for_an_import() -> None:
+    assert pragma("cache_size") == -65536  # KiB: up to 64 MB a connection

@@ -106,9 +106,10 @@ def test_filtering_and_sorting_1000_cases_uses_as_many_queries_as_a_small_suite(
     ]
 
     # At most two more than the plain page: the tag's candidates, the summaries' freshness.
-    # A page the filter leaves empty trades the cases' last run results (nothing to ask) for
-    # a count of the suite, so the two may differ by that one, never with the suite's size.
-    assert abs(counts[0] - counts[1]) <= 1
+    # A page the filter leaves empty asks neither the cases' last run results nor their places
+    # (nothing to ask) and counts the suite instead, so the two may differ by one or two, never
+    # with the suite's size.
+    assert abs(counts[0] - counts[1]) <= 2
     assert max(counts) <= SUITE_PAGE_QUERIES + 2
 
 

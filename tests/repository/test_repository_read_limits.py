@@ -115,3 +115,18 @@ def test_files_read_later_count_toward_the_total(
 
     with pytest.raises(RepositoryTooLarge, match="add up to more than the limit of"):
         sync_repository(workspace)
+
+
+def test_suites_unchanged_since_the_last_sync_do_not_count_toward_the_total(
+    tmp_path: Path, settings: Any
+) -> None:
+    repo = repository(tmp_path / "large")
+    repo.commit({PATH: suite_yaml(("one", "First?")), BIG: padded(("big", "Big?"), size=6_000)})
+    workspace = linked_workspace(repo)
+    settings.AGENTV_REPOSITORY_READ_MAX_BYTES = 5_000
+    repo.commit({PATH: suite_yaml(("one", "First, newer?"))})
+
+    _, report = sync_repository(workspace)
+
+    assert report.counts["updated"] == 1
+    assert Case.objects.get(case_id="one").document["input"] == "First, newer?"

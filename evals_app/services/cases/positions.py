@@ -16,11 +16,11 @@ come back to their new places, so no two rows ever collide.
 
 from __future__ import annotations
 
-import bisect
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import F, Func, IntegerField, QuerySet, Subquery
 
 # Above any real position, yet far enough below 2**31 that `position + FAR` fits PostgreSQL's
 # `integer` (a PositiveIntegerField also forbids negative values, so parking below 0 is no option).
@@ -83,9 +83,30 @@ def place_of(siblings: QuerySet[Any], position: int) -> int:
 
 
 def places_of(siblings: QuerySet[Any], positions: Sequence[int]) -> dict[int, int]:
-    """The places of the rows at `positions`, all counted from one read of the positions."""
-    every = list(siblings.order_by("position").values_list("position", flat=True))
-    return {position: bisect.bisect_left(every, position) + 1 for position in positions}
+    """The places of the rows at `positions`, in one query: the rows before the first are
+    counted, then those from each to the next, each count a range of the (parent, position)
+    index. Reading every position instead took half a second in a suite of 100,000 cases."""
+    ordered = sorted(set(positions))
+    if not ordered:
+        return {}
+    counts = {
+        f"below_{index}": _count(
+            siblings.filter(position__lt=high, position__gte=ordered[index - 1])
+            if index
+            else siblings.filter(position__lt=high)
+        )
+        for index, high in enumerate(ordered)
+    }
+    # Any one row carries the counts (none is read; without rows, every place is the first).
+    row = siblings.order_by("position").annotate(**counts).values_list(*counts)[:1]
+    below, *between = next(iter(row), (0,) * len(ordered))
+    return dict(zip(ordered, itertools.accumulate([below + 1, *between]), strict=True))
+
+
+def _count(rows: QuerySet[Any]) -> Subquery:
+    """How many `rows` there are, as a scalar subquery (COUNT without GROUP BY)."""
+    counted = rows.order_by().annotate(count=Func(F("pk"), function="COUNT")).values("count")
+    return Subquery(counted, output_field=IntegerField())
 
 
 def _following(siblings: QuerySet[Any], position: int) -> int | None:

@@ -131,7 +131,9 @@ def pending_summaries(suite: Suite) -> bool:
     a range of an index (one OR over them would read every case of the suite)."""
     cases = Case.objects.filter(suite=suite).order_by().values("pk")
     generation = suite.summary_generation
-    stale = cases.filter(summary_current=False).union(
+    # `IN (false)`, not `= false`, which Django writes as `NOT summary_current`: SQLite reads
+    # that from every index entry of the suite rather than from the range of stale ones.
+    stale = cases.filter(summary_current__in=[False]).union(
         cases.filter(summary_generation__lt=generation),
         cases.filter(summary_generation__gt=generation),
         all=True,

@@ -7,6 +7,7 @@ the commit.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,17 +78,19 @@ def commit_tree(
     folder: str,
     skipped: list[SkippedFile] | None = None,
     listed: list[git_repository.TreeEntry] | None = None,
+    unread: Collection[str] = (),
 ) -> MappingTree:
     """The files under `folder` of `commit` (`listed`, when listed already) as a file tree;
     symbolic links and paths the path rule refuses are left out, named
     (`MappingTree.left_out`).
 
     A file larger than AGENTV_REPOSITORY_FILE_MAX_BYTES is left out too (a YAML file or a
-    config is added to `skipped`); when the YAML files and configs, read first, add up to more
-    than AGENTV_REPOSITORY_READ_MAX_BYTES, RepositoryTooLarge is raised before any is read,
-    and later reads stop at that total (docs/sync.md, "Limits").
+    config is added to `skipped`); when the YAML files and configs, read first (but those of
+    `unread`, known not to be needed), add up to more than AGENTV_REPOSITORY_READ_MAX_BYTES,
+    RepositoryTooLarge is raised before any is read, and later reads stop at that total
+    (docs/sync.md, "Limits").
     """
-    file_limit = min(settings.AGENTV_REPOSITORY_FILE_MAX_BYTES, MAX_BYTES)
+    file_limit = _file_limit()
     total_limit = settings.AGENTV_REPOSITORY_READ_MAX_BYTES
     entries: dict[str, git_repository.TreeEntry] = {}
     if listed is None:
@@ -101,7 +104,11 @@ def commit_tree(
             entries[entry.name] = entry
         elif skipped is not None and _read_first(entry.name):
             skipped.append(SkippedFile(entry.name, size, file_limit))
-    first = sum(entry.size or 0 for path, entry in entries.items() if _read_first(path))
+    first = sum(
+        entry.size or 0
+        for path, entry in entries.items()
+        if _read_first(path) and path not in unread
+    )
     if first > total_limit:
         raise RepositoryTooLarge(
             f"the YAML files and configs under {folder or '.'} at {commit[:12]} add up to "
@@ -125,6 +132,11 @@ def commit_tree(
     return MappingTree({path: entry.size or 0 for path, entry in entries.items()}, load, links)
 
 
+def _file_limit() -> int:
+    """The size over which a file of a commit is not read."""
+    return min(settings.AGENTV_REPOSITORY_FILE_MAX_BYTES, MAX_BYTES)
+
+
 def _read_first(path: str) -> bool:
     """Whether discovery reads the file whatever it holds: a YAML file or a config."""
     return path.endswith(YAML_SUFFIXES) or path.endswith(CONFIG_NAME)
@@ -140,11 +152,18 @@ def read_commit(workspace: Workspace, ref: str | None = None) -> tuple[str, Inco
     commit = followed_commit(workspace) if ref is None else named_commit(repository, ref)
     over_limit: list[SkippedFile] = []
     listed = git_repository.list_files(repository, commit, workspace.repository_folder)
-    tree = commit_tree(repository, commit, workspace.repository_folder, over_limit, listed)
     # The suites known unchanged, with the files their cases read, are not read at all
-    # (settled.py): a check with nothing changed reads only what changed.
-    blobs = {entry.name: entry.object_id for entry in listed if tree.is_file(entry.name)}
+    # (settled.py), nor counted toward the limit: a check with nothing changed reads only what
+    # changed, however large the repository.
+    blobs = {
+        entry.name: entry.object_id
+        for entry in listed
+        if entry.mode != SYMBOLIC_LINK_MODE and (entry.size or 0) <= _file_limit()
+    }
     settled = settled_files(workspace, blobs)
+    tree = commit_tree(
+        repository, commit, workspace.repository_folder, over_limit, listed, unread=settled
+    )
     tree.leave_unread(settled)
     where = f"{workspace.repository_folder or '.'} at {commit[:12]}"
     found = discover_tree(tree, where=where, known=settled)
