@@ -189,14 +189,20 @@ def stored_rows(workspace: Workspace) -> list[tuple[object, ...]]:
     )
 
 
+# (suites, characters of cases) a batch holds at most: one case per batch; batches that
+# end in the middle of a suite, or with a suite none of whose first cases fits in them.
+BATCH_SHAPES = [(1, 1), (50, 1), (50, 1_500), (3, 4_000)]
+
+
+@pytest.mark.parametrize("shape", BATCH_SHAPES)
 @pytest.mark.parametrize("name", ["examples", "periods"])
-def test_one_case_per_batch_stores_what_one_batch_stores(
-    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_small_batches_store_what_one_batch_stores(
+    name: str, shape: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = FOLDERS[name]
     whole = import_workspace(root, "whole").workspace
-    monkeypatch.setattr(batches, "SUITES_PER_BATCH", 1)
-    monkeypatch.setattr(batches, "BATCH_TEXT", 1)  # one case per batch
+    monkeypatch.setattr(batches, "SUITES_PER_BATCH", shape[0])
+    monkeypatch.setattr(batches, "BATCH_TEXT", shape[1])
 
     batched = import_workspace(root, "batched").workspace
 

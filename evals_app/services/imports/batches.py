@@ -250,6 +250,12 @@ def _batches(spool: IO[bytes]) -> Iterator[list[BatchPart]]:
             ):
                 size += len(staged.cases[end][2])
                 end += 1
+            if end == start < len(staged.cases):
+                # Not one of its cases fits in this batch: the suite starts in the next one
+                # (the batch holding its first cases inserts its row, and only that one).
+                yield batch
+                batch, size = [], 0
+                continue
             batch.append(BatchPart(staged, start, end))
             if end == len(staged.cases):
                 break
