@@ -12,6 +12,7 @@ import copy
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 from tests.workload.generate import GeneratedWorkspace
 
@@ -49,24 +50,32 @@ def link_repository(workspace: GeneratedWorkspace, name: str) -> str:
     return commit
 
 
+def timed_check(linked: Any) -> float:
+    """The seconds of a sync check (dry run) of the linked workspace, which must find nothing
+    changed."""
+    from evals_app.services.repository.sync import sync_repository
+
+    start = time.perf_counter()
+    _, checked = sync_repository(linked, dry_run=True)
+    seconds = time.perf_counter() - start
+    if checked.changes_anything:
+        raise RuntimeError(f"the check found changes: {checked.lines()[:8]}")
+    return seconds
+
+
 def measure_repository(workspace: GeneratedWorkspace, name: str) -> list[Figure]:
     """Link `name` to its folder's repository; time a sync check with nothing changed and a
     publish after one case is edited (each the fastest of a few, the floor around each)."""
     from evals_app.models import Case, Workspace
     from evals_app.services.cases.editing import save_case
     from evals_app.services.repository.publishing import publish_workspace
-    from evals_app.services.repository.sync import sync_repository
 
     link_repository(workspace, name)
     linked = Workspace.objects.get(name=name)
     floors, checks, publishes = [parse_floor(workspace)], [], []
     progress(f"{workspace.profile}: a sync check and a publish of one edited case")
     for run in range(RUNS):
-        start = time.perf_counter()
-        _, checked = sync_repository(linked, dry_run=True)
-        checks.append(time.perf_counter() - start)
-        if checked.changes_anything:
-            raise RuntimeError(f"the check found changes: {checked.lines()[:8]}")
+        checks.append(timed_check(linked))
         floors.append(parse_floor(workspace))
         case = Case.objects.filter(suite__workspace=linked).order_by("pk")[run * 7]
         document = copy.deepcopy(case.document)

@@ -24,7 +24,7 @@ from .environment import REPOSITORY, Environment, join
 from .figures import Figure, at_most, progress, report
 from .measure_busy import measure_busy
 from .measure_files import import_workspace, parse_floor
-from .measure_repository import link_repository
+from .measure_repository import link_repository, timed_check
 
 SCALE_WORKSPACE = "bench-scale"
 CHECK_RATIO = 1.0  # a check of an unchanged repository, against its parse floor
@@ -55,17 +55,11 @@ def _check(environment: Environment, workspace: GeneratedWorkspace) -> list[Figu
     """The check of the unchanged repository, the faster of two, against the faster of two
     parse floors taken around them; then its memory in a fresh process."""
     from evals_app.models import Workspace
-    from evals_app.services.repository.sync import sync_repository
 
     floors, checks = [parse_floor(workspace)], []
     progress(f"parse floor {floors[0]:.2f} s; checking for changes")
     for _ in range(2):
-        linked = Workspace.objects.get(name=SCALE_WORKSPACE)
-        start = time.perf_counter()
-        _, checked = sync_repository(linked, dry_run=True)
-        checks.append(time.perf_counter() - start)
-        if checked.changes_anything:
-            raise RuntimeError(f"the check found changes: {checked.lines()[:8]}")
+        checks.append(timed_check(Workspace.objects.get(name=SCALE_WORKSPACE)))
     floors.append(parse_floor(workspace))
     floor, checked_in = min(floors), min(checks)
     memory = _in_fresh_process(environment, "check")
