@@ -1,10 +1,14 @@
-"""Inserting (and updating) many rows with one `executemany` per table, for imports of
-thousands of cases.
+"""Inserting (and updating) many rows at once, for imports of thousands of cases.
 
 `bulk_create` prepares every field of every object in Python, which costs more than everything
 else an import does once it writes a few hundred thousand turns and blocks. `insert_rows` sends
 plain tuples instead and fills the columns it is not given as `bulk_create` would: with their
 defaults (`auto_now` fields get the current time).
+
+Rows go in many to a statement, not one `executemany` statement each: on SQLite each statement
+that fires the search index's trigger costs the FTS5 table a savepoint of its own, and the
+text-heavy import spent twice as long indexing its cases one statement per case
+(docs/performance.md, "Imports").
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from django.db import connection
 from django.db.models import Field, Model
 
 from ...models.ordered_json import OrderedJSONField
+
+ROWS_PER_STATEMENT = 500
 
 
 def insert_rows(model: type[Model], names: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
@@ -38,12 +44,24 @@ def insert_rows(model: type[Model], names: Sequence[str], rows: Iterable[Sequenc
     )
     quote = connection.ops.quote_name
     columns = ", ".join(quote(str(field.column)) for field in [*given, *missing])
-    placeholders = ", ".join(["%s"] * (len(given) + len(missing)))
-    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({placeholders})"
+    width = len(given) + len(missing)
+    row_placeholders = "(" + ", ".join(["%s"] * width) + ")"
+    per_statement = _rows_per_statement(width)
     params = [(*row, *filled) for row in rows]
-    if params:
-        with connection.cursor() as cursor:
-            cursor.executemany(sql, params)
+    with connection.cursor() as cursor:
+        for start in range(0, len(params), per_statement):
+            chunk = params[start : start + per_statement]
+            values = ", ".join([row_placeholders] * len(chunk))
+            cursor.execute(
+                f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {values}",
+                [value for row in chunk for value in row],
+            )
+
+
+def _rows_per_statement(width: int) -> int:
+    """As many rows of `width` values as one statement may carry (SQLite: 999 parameters)."""
+    limit = connection.features.max_query_params
+    return max(1, min(ROWS_PER_STATEMENT, limit // width if limit else ROWS_PER_STATEMENT))
 
 
 def update_rows(model: type[Model], names: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
