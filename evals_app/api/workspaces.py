@@ -66,7 +66,7 @@ def list_suites(request: HttpRequest, slug: str, page: Query[PageQuery]) -> Any:
         Case.objects.filter(suite=OuterRef("pk"))
         .order_by()
         .values("suite")
-        .annotate(n=Count("pk"))
+        .annotate(n=Count("*"))
         .values("n")
     )
     suites = (

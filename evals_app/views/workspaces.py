@@ -51,8 +51,8 @@ def workspace_list(request: HtmxHttpRequest) -> HttpResponse:
     suites = Suite.objects.filter(workspace=OuterRef("pk")).order_by().values("workspace")
     cases = Case.objects.filter(suite__workspace=OuterRef("pk")).order_by()
     workspaces = visible_workspaces(request.user).annotate(
-        suite_count=_counted(suites.annotate(n=Count("pk")).values("n")),
-        case_count=_counted(cases.values("suite__workspace").annotate(n=Count("pk")).values("n")),
+        suite_count=_counted(suites.annotate(n=Count("*")).values("n")),
+        case_count=_counted(cases.values("suite__workspace").annotate(n=Count("*")).values("n")),
     )
     return render(request, "evals/workspace_list.html", {"workspaces": workspaces})
 

@@ -74,7 +74,7 @@ def document_batches(
     counts = dict(
         Case.objects.filter(suite__in=suites.values("pk"), **case_filter)
         .values("suite")
-        .annotate(count=Count("pk"))
+        .annotate(count=Count("*"))
         .values_list("suite", "count")
     )
     for suite in counted:

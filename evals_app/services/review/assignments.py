@@ -241,7 +241,7 @@ def _counts(user: User, assignments: QuerySet[ReviewAssignment]) -> tuple[int, i
         case__suite__workspace_id__in=_reviewing(user),
         created_at__gt=review_started(OuterRef("case")),
     )
-    assigned = _by_status(assignments.order_by(), Count("pk"))
+    assigned = _by_status(assignments.order_by(), Count("*"))
     reviewed = _by_status(decided.order_by(), Count("case", distinct=True))
     in_review = ReviewStatus.IN_REVIEW
     waiting = assigned.get(in_review, 0) - reviewed.get(in_review, 0)

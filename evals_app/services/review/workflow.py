@@ -170,7 +170,7 @@ def status_counts(workspace: Workspace) -> list[tuple[str, str, int]]:
     counts = dict(
         Case.objects.filter(suite__workspace=workspace)
         .values("status")
-        .annotate(n=Count("pk"))
+        .annotate(n=Count("*"))
         .values_list("status", "n")
     )
     return [(status.value, status.label, counts.get(status.value, 0)) for status in ReviewStatus]

@@ -143,7 +143,7 @@ def _with_open_threads(cases: QuerySet[Case]) -> QuerySet[Case]:
     """`cases`, each with its number of unresolved comment threads (`open_threads`)."""
     # A subquery rather than a join and GROUP BY: it is counted only for the cases listed.
     threads = CommentThread.objects.filter(case=OuterRef("pk"), resolved_at__isnull=True)
-    open_threads = threads.order_by().values("case").annotate(count=Count("pk")).values("count")
+    open_threads = threads.order_by().values("case").annotate(count=Count("*")).values("count")
     return cases.annotate(
         open_threads=Coalesce(Subquery(open_threads), 0, output_field=IntegerField())
     )
@@ -189,7 +189,7 @@ def page_of_cases(
 
 
 def _count(cases: QuerySet[Case]) -> Coalesce:
-    counted = cases.order_by().values("suite").annotate(n=Count("pk")).values("n")
+    counted = cases.order_by().values("suite").annotate(n=Count("*")).values("n")
     return Coalesce(Subquery(counted), 0, output_field=IntegerField())
 
 
