@@ -3,13 +3,17 @@ PostgreSQL alike (docs/performance.md), rather than every case of the suite."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from django.db import connection
 from django.db.models import QuerySet
+from django.test.utils import CaptureQueriesContext
 
 from evals_app.models import Case
+from evals_app.services.cases.positions import places_of
+from evals_app.services.cases.search_index import update_planner_statistics
 from evals_app.services.cases.work_list import CaseListing, listed_cases, ordered_cases
 from evals_app.services.repository.conflicts import open_conflicts
 from tests import factories
@@ -76,3 +80,42 @@ def test_the_warnings_filter_keeps_the_cases_with_warnings() -> None:
 
     assert list(kept.values_list("case_id", flat=True)) == ["warned"]
     assert Case.objects.count() == 3
+
+
+def test_places_are_counted_without_reading_a_column_outside_the_position_index() -> None:
+    suite = factories.suite(factories.workspace())
+    for number in range(3):
+        factories.case(suite, f"case-{number}")
+    siblings = Case.objects.filter(suite=suite)
+    positions = list(siblings.order_by("position").values_list("position", flat=True))
+    with CaptureQueriesContext(connection) as queries:
+        places = places_of(siblings, positions[1:])
+    assert list(places.values()) == [2, 3]
+
+    # COUNT(id) made PostgreSQL read the table for every row counted, not the index alone:
+    # counting half of a 100,000-case suite's places took 64 ms instead of 11.
+    (counting,) = queries.captured_queries
+    assert re.findall(r"COUNT\((.*?)\)", counting["sql"]) == ["*", "*"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_statistics_taken_after_a_bulk_write_leave_the_planner_what_it_reads() -> None:
+    suite = factories.suite(factories.workspace())
+    for number in range(3):
+        factories.case(suite, f"case-{number}")
+
+    update_planner_statistics(connection)
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":  # how many rows each index holds
+            cursor.execute("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'evals_app_case'")
+        else:  # the rows marked visible to all, so that an index alone can count them
+            cursor.execute("SELECT relallvisible FROM pg_class WHERE relname = 'evals_app_case'")
+        assert cursor.fetchone()[0] > 0
+
+
+def test_statistics_inside_a_transaction_are_taken_without_vacuum() -> None:
+    suite = factories.suite(factories.workspace())
+    factories.case(suite, "case-1")
+    update_planner_statistics(connection)  # VACUUM would be refused here
+    assert Case.objects.count() == 1
