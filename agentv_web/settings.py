@@ -37,8 +37,8 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-def env_int(name: str, default: int, *, minimum: int = 0) -> int:
-    """An integer environment variable of at least `minimum`; anything else is an error."""
+def env_int(name: str, default: int, *, minimum: int = 0, maximum: int | None = None) -> int:
+    """An integer environment variable from `minimum` to `maximum`; anything else is an error."""
     value = os.environ.get(name)
     if value is None or value.strip() == "":
         return default
@@ -48,6 +48,8 @@ def env_int(name: str, default: int, *, minimum: int = 0) -> int:
         raise ImproperlyConfigured(f"{name}={value!r}: expected a whole number") from None
     if number < minimum:
         raise ImproperlyConfigured(f"{name}={value!r}: expected at least {minimum}")
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(f"{name}={value!r}: expected at most {maximum}")
     return number
 
 
@@ -171,6 +173,10 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # Where the worker keeps an uploaded .zip until it is imported, and the exports it made for
 # download. Several machines share it (e.g. a network folder), as they share the database.
 AGENTV_JOB_FILES_DIR = Path(os.environ.get("AGENTV_JOB_FILES_DIR", DATA_DIR / "jobs"))
+# The niceness a worker takes when it starts a job (0 to 19; 0 leaves it as started): an
+# export or import at full speed on every core would otherwise make every page wait for the
+# processor; with 10, pages come first and the jobs take whatever the pages leave.
+AGENTV_WORKER_NICENESS = env_int("AGENTV_WORKER_NICENESS", 10, maximum=19)
 
 # Running tests with AgentV itself (docs/runs.md). The pinned CLI is node_modules/.bin/agentv
 # (`make setup`); AGENTV_COMMAND runs another one (e.g. "bun /src/agentv/apps/cli/src/cli.ts"),

@@ -21,7 +21,12 @@ def test_env_int_reads_a_whole_number_or_falls_back_to_the_default(
 
 
 @pytest.mark.parametrize(
-    ("value", "message"), [("1MB", "expected a whole number"), ("0", "expected at least 1")]
+    ("value", "message"),
+    [
+        ("1MB", "expected a whole number"),
+        ("0", "expected at least 1"),
+        ("2000", "expected at most 1999"),
+    ],
 )
 def test_env_int_refuses_what_is_not_a_usable_number(
     monkeypatch: pytest.MonkeyPatch, value: str, message: str
@@ -29,4 +34,4 @@ def test_env_int_refuses_what_is_not_a_usable_number(
     monkeypatch.setenv("AGENTV_TEST_NUMBER", value)
 
     with pytest.raises(ImproperlyConfigured, match=message):
-        env_int("AGENTV_TEST_NUMBER", 1024, minimum=1)
+        env_int("AGENTV_TEST_NUMBER", 1024, minimum=1, maximum=1999)

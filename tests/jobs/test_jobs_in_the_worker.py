@@ -4,11 +4,13 @@ progress, can be cancelled, survives a killed worker, and waits for its workspac
 from __future__ import annotations
 
 import io
+import os
 import re
 import zipfile
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -294,3 +296,16 @@ def test_someone_elses_job_is_not_found(alice: Client, worker: Worker) -> None:
 
     assert alice.get(job.get_absolute_url()).status_code == 404
     assert alice.post(reverse("job_cancel", args=[job.pk])).status_code == 404
+
+
+def test_the_worker_gives_pages_the_processor_once_it_runs_a_job(
+    alice: Client, worker: Worker
+) -> None:
+    assert worker.process is not None
+    assert os.getpriority(os.PRIO_PROCESS, worker.process.pid) == os.getpriority(os.PRIO_PROCESS, 0)
+    job = finished(upload(alice, {"repo/evals/a.yaml": SUITE}, "Niced"))
+
+    assert job.state == Job.State.DONE, job.error
+    assert os.getpriority(os.PRIO_PROCESS, worker.process.pid) == max(
+        os.getpriority(os.PRIO_PROCESS, 0), settings.AGENTV_WORKER_NICENESS
+    )

@@ -27,6 +27,7 @@ from ...eval_files.case_parts import split_case
 from ...eval_files.configs import is_config_path
 from ...eval_files.errors import EvalFileError
 from ...models import Case, Suite, Workspace
+from ..jobs.workers import give_pages_the_processor
 from ..profiles import Summary, profile_of
 from ..profiles.workspace_formatter import WorkspaceFormatter
 
@@ -187,6 +188,7 @@ def refresh_later(workspace_pk: int) -> None:
 @task()
 def refresh_summaries_task(workspace_pk: int) -> None:
     """The worker's task: `refresh_workspace`."""
+    give_pages_the_processor()
     refresh_workspace(workspace_pk)
 
 

@@ -7,6 +7,7 @@ import socket
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -24,6 +25,15 @@ KILLED = (
 def this_worker() -> str:
     """How a job names the process that runs it: host and process id."""
     return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def give_pages_the_processor() -> None:
+    """Lower this process's CPU priority to the niceness AGENTV_WORKER_NICENESS (never raise
+    it): the pages of a machine that also serves the site answer first (docs/jobs.md). The
+    export's worker processes and AgentV's inherit it."""
+    wanted = settings.AGENTV_WORKER_NICENESS
+    if wanted > os.getpriority(os.PRIO_PROCESS, 0):
+        os.setpriority(os.PRIO_PROCESS, 0, wanted)
 
 
 def worker_is_dead(job: Job, now: Any = None) -> bool:
