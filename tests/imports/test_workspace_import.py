@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from evals_app.models import ActivityRecord, Job, Membership, Workspace
@@ -113,6 +115,25 @@ def test_the_import_is_recorded_in_the_activity(alice: Client) -> None:
         ("alice", "suite_imported", "evals/a.yaml"),
         ("alice", "suite_imported", "evals/b.yaml"),
     ]
+
+
+def test_the_import_s_final_transaction_reads_no_suite_s_text(alice: Client) -> None:
+    data = factories.zip_archive({"repo/evals/a.yaml": SUITE, "repo/evals/b.yaml": SUITE})
+
+    with CaptureQueriesContext(connection) as queries:
+        upload(alice, data, "New")
+
+    # The texts are megabytes each in a large repository, and the final transaction holds
+    # the one writer of SQLite: a save elsewhere waited seconds for them to be read.
+    final = [q["sql"] for q in queries if "evals_app_activityrecord" in q["sql"]]
+    suites_read = [sql for sql in queries_between(queries, final) if '"evals_app_suite"' in sql]
+    assert suites_read and not [sql for sql in suites_read if "source_text" in sql]
+
+
+def queries_between(queries: CaptureQueriesContext, marks: list[str]) -> list[str]:
+    """The queries from the first of `marks` to the last."""
+    sqls = [q["sql"] for q in queries]
+    return sqls[sqls.index(marks[0]) : sqls.index(marks[-1]) + 1]
 
 
 def test_an_invalid_eval_file_is_reported_with_its_place_and_nothing_is_written(

@@ -49,7 +49,10 @@ from .staging import hidden_workspace, remove_hidden, reveal, still_importing
 # about its length (the search index reads it all), and a save elsewhere waits for one batch.
 SUITES_PER_BATCH = 50
 BATCH_TEXT = 500_000
-SQLITE_PAUSE = 0.05  # seconds between two batches on SQLite, for a waiting save to get in
+# On SQLite, an import beside the site's users (a .zip upload) writes half as much a batch and
+# pauses between two, so that a waiting save gets the one writer within a moment.
+SHARED_BATCH_TEXT = 250_000
+SQLITE_PAUSE = 0.05  # seconds between two batches
 FILES_PER_BATCH = 500  # workspace files (guidelines, attachments, configs) per transaction
 CASE_COLUMNS = ("suite", "position", "case_id", "document", "base_document")
 # The columns of a case's stored summary, in the order of _summary_columns.
@@ -202,8 +205,9 @@ def _write(
     # apart): with no moment between two batches, the next batch would always take the lock
     # first, and the save would wait for the whole import. Only an import beside the site's
     # users (a .zip upload) pays for it; an operator's `import_evals` loads at full speed.
-    pause = SQLITE_PAUSE if share_the_writer and connection.vendor == "sqlite" else 0.0
-    for batch in _batches(spool):
+    sharing = share_the_writer and connection.vendor == "sqlite"
+    pause = SQLITE_PAUSE if sharing else 0.0
+    for batch in _batches(spool, SHARED_BATCH_TEXT if sharing else BATCH_TEXT):
         with transaction.atomic():
             still_importing(workspace)
             written += _store_batch(workspace, batch, exact)
@@ -234,9 +238,9 @@ def _spooled(spool: IO[bytes]) -> Iterator[StagedSuite]:
             return
 
 
-def _batches(spool: IO[bytes]) -> Iterator[list[BatchPart]]:
+def _batches(spool: IO[bytes], text_limit: int) -> Iterator[list[BatchPart]]:
     """The spooled suites, in order, a batch at a time: at most SUITES_PER_BATCH suites and
-    BATCH_TEXT characters of cases (one case at least)."""
+    `text_limit` characters of cases (one case at least)."""
     batch: list[BatchPart] = []
     size = 0
     for staged in _spooled(spool):
@@ -246,7 +250,7 @@ def _batches(spool: IO[bytes]) -> Iterator[list[BatchPart]]:
         start = end = 0
         while True:
             while end < len(staged.cases) and (
-                size == 0 or size + len(staged.cases[end][2]) <= BATCH_TEXT
+                size == 0 or size + len(staged.cases[end][2]) <= text_limit
             ):
                 size += len(staged.cases[end][2])
                 end += 1

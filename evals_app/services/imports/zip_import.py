@@ -90,7 +90,9 @@ def import_zip(
                     subject=suite.path,
                     suite=suite,
                 )
-                for suite in workspace.suites.exclude(pk__in=suites_before).order_by("path")
+                for suite in workspace.suites.exclude(pk__in=suites_before)
+                .only("pk", "path")  # not their texts: megabytes each, read under the lock
+                .order_by("path")
             )
 
         try:
