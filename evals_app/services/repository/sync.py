@@ -26,6 +26,7 @@ from ..profiles import SuiteProfile, profile_for_file, suite_profiles
 from ..workspaces.activity import record_activity
 from . import git as git_repository
 from . import pending_publish
+from .read_transactions import read_transaction
 from .settled import ReadFiles, RecordingFiles, SettledChanged, settled_files, settles_alone
 from .three_way import Incoming, SyncReport, sync_workspace_files
 
@@ -243,7 +244,7 @@ def _apply(
     dry_run: bool,
     actor: User | None,
 ) -> SyncReport:
-    with transaction.atomic():
+    with read_transaction() if dry_run else transaction.atomic():
         report = sync_workspace_files(workspace, incoming, origin, dry_run=dry_run, actor=actor)
         if not dry_run:
             Workspace.objects.filter(pk=workspace.pk).update(base_commit=commit)

@@ -24,6 +24,7 @@ from ..cases.summaries import mark_workspace_stale
 from ..review.revisions import ensure_base_revision, record_revision
 from ..review.workflow import dismiss_approval_on_edit
 from ..workspaces.activity import record_activity
+from .read_transactions import read_transaction
 from .settled import ReadFiles, SettledSuite, check_still_settled, settle, suite_states
 
 UNCHANGED = "unchanged"
@@ -129,7 +130,7 @@ def sync_workspace_files(
     COMMIT", "the files").
     """
     report = SyncReport(origin=origin, dry_run=dry_run, skipped=list(incoming.skipped))
-    with transaction.atomic():
+    with read_transaction() if dry_run else transaction.atomic():
         Workspace.objects.select_for_update().get(pk=workspace.pk)
         writer = _Writer(workspace, report, actor, dry_run)
         writer.files(incoming.file_texts)
@@ -169,8 +170,6 @@ def sync_workspace_files(
             paths = dict(workspace.suites.filter(pk__in=came_in).values_list("path", "pk"))
             reads = {paths[path]: read for path, read in incoming.reads.items() if path in paths}
             settle(workspace, came_in, reads)
-        if dry_run:
-            transaction.set_rollback(True)
     return report
 
 
