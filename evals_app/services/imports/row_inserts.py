@@ -8,7 +8,7 @@ defaults (`auto_now` fields get the current time).
 Rows go in many to a statement, not one `executemany` statement each: on SQLite each statement
 that fires the search index's trigger costs the FTS5 table a savepoint of its own, and the
 text-heavy import spent twice as long indexing its cases one statement per case
-(docs/performance.md, "Imports").
+(docs/performance.md, "What makes it fast").
 """
 
 from __future__ import annotations
