@@ -158,11 +158,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # megabytes (an import, with its search index) otherwise reads its own pages back from
     # the WAL again and again (70 GB read, unfinished after minutes, for 15,000 cases; 0.5 GB
     # and three minutes with it, on a loaded machine).
+    # synchronous=NORMAL, SQLite's advice for WAL: the log is flushed to disk at checkpoints,
+    # not at every commit. A save behind an import's batch waited for that batch's flush too
+    # (up to 242 ms, against 142 ms with it, on the benchmark's 50,000-case .zip import). A
+    # power cut may lose the last commits; the file is never corrupted.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA cache_size=-65536",
+            "init_command": (
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536"
+            ),
         }
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

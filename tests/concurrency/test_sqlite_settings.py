@@ -30,3 +30,9 @@ def test_sqlite_transactions_take_the_write_lock_when_they_start() -> None:
 
 def test_sqlite_keeps_a_page_cache_large_enough_for_an_import() -> None:
     assert pragma("cache_size") == -65536  # KiB: up to 64 MB a connection
+
+
+def test_sqlite_syncs_its_log_at_checkpoints_not_at_every_commit() -> None:
+    # synchronous=NORMAL (1): a commit waits for no disk flush, so a save is not held up by
+    # another writer's flush; a power cut may lose the last commits, never corrupt the file.
+    assert pragma("synchronous") == 1
