@@ -1,5 +1,5 @@
 """A check for changes writes nothing, so it never keeps a save from writing: on SQLite its
-transaction reads without taking the database's one writer (docs/sync.md, "Check for changes")."""
+transaction reads without taking the database's one writer (docs/sync.md, "The three-way rule")."""
 
 from __future__ import annotations
 

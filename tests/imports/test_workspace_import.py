@@ -125,15 +125,11 @@ def test_the_import_s_final_transaction_reads_no_suite_s_text(alice: Client) -> 
 
     # The texts are megabytes each in a large repository, and the final transaction holds
     # the one writer of SQLite: a save elsewhere waited seconds for them to be read.
-    final = [q["sql"] for q in queries if "evals_app_activityrecord" in q["sql"]]
-    suites_read = [sql for sql in queries_between(queries, final) if '"evals_app_suite"' in sql]
+    sqls = [query["sql"] for query in queries]
+    activity = [index for index, sql in enumerate(sqls) if "evals_app_activityrecord" in sql]
+    final = sqls[activity[0] : activity[-1] + 1]
+    suites_read = [sql for sql in final if '"evals_app_suite"' in sql]
     assert suites_read and not [sql for sql in suites_read if "source_text" in sql]
-
-
-def queries_between(queries: CaptureQueriesContext, marks: list[str]) -> list[str]:
-    """The queries from the first of `marks` to the last."""
-    sqls = [q["sql"] for q in queries]
-    return sqls[sqls.index(marks[0]) : sqls.index(marks[-1]) + 1]
 
 
 def test_an_invalid_eval_file_is_reported_with_its_place_and_nothing_is_written(

@@ -1,4 +1,4 @@
-"""A transaction that only reads: a dry run's (docs/sync.md, "Check for changes").
+"""A transaction that only reads: a dry run's (docs/sync.md, "The three-way rule").
 
 On SQLite every transaction of the app begins IMMEDIATE, taking the database's one writer so
 that two writers never fail halfway (settings.py). A check of a large repository reads for
