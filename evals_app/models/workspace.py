@@ -124,13 +124,6 @@ class Suite(models.Model):
     referenced_by = models.CharField(max_length=1000, blank=True, default="")
     # The top-level mapping as of the last import, sync or publish; None for a suite made here.
     base_document = OrderedJSONField(null=True, blank=True, default=None)
-    # The file's text as read (UTF-8, BOM and line endings kept), that writing starts from so
-    # that what did not change keeps its bytes (docs/formats.md, "Round trip"); None for a
-    # suite made in the app, written by the app's own writer.
-    source_text = models.TextField(null=True, blank=True, default=None)
-    # The text as of the last import, sync or publish when the suite's bases (header and
-    # cases) are what it reads as; None otherwise (made here, or a sync left a conflict).
-    base_source_text = models.TextField(null=True, blank=True, default=None)
     # faithful_writing.documents_digest of what `source_text` reads as ("": not known), so
     # that an untouched suite is written as its text without reading the text again.
     source_digest = models.CharField(max_length=64, blank=True, default="")
@@ -147,6 +140,18 @@ class Suite(models.Model):
     # the suite's generation, and the worker brings them up to it (services/cases/summaries.py).
     summary_generation = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
+    # The file texts are the table's last columns: SQLite keeps a row's columns in the order
+    # they were added, and reads through a long text to reach any column after it (reading
+    # 2,000 suites' stamps walked 40 MB of text). A column added later goes after them, so
+    # its migration moves them last again, as 0026_suite_texts_last does
+    # (tests/cases/test_list_indexes.py holds this).
+    # The file's text as read (UTF-8, BOM and line endings kept), that writing starts from so
+    # that what did not change keeps its bytes (docs/formats.md, "Round trip"); None for a
+    # suite made in the app, written by the app's own writer.
+    source_text = models.TextField(null=True, blank=True, default=None)
+    # The text as of the last import, sync or publish when the suite's bases (header and
+    # cases) are what it reads as; None otherwise (made here, or a sync left a conflict).
+    base_source_text = models.TextField(null=True, blank=True, default=None)
 
     class Meta:
         ordering = ["path"]

@@ -1,5 +1,6 @@
 """The suite page's sort by last change and its warnings filter read an index, on SQLite and
-PostgreSQL alike (docs/performance.md), rather than every case of the suite."""
+PostgreSQL alike (docs/performance.md), rather than every case of the suite; what is read of
+every suite is not read through its file texts."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.db import connection
 from django.db.models import QuerySet
 from django.test.utils import CaptureQueriesContext
 
-from evals_app.models import Case
+from evals_app.models import Case, Suite
 from evals_app.services.cases.positions import places_of
 from evals_app.services.cases.search_index import update_planner_statistics
 from evals_app.services.cases.work_list import CaseListing, listed_cases, ordered_cases
@@ -119,3 +120,15 @@ def test_statistics_inside_a_transaction_are_taken_without_vacuum() -> None:
     factories.case(suite, "case-1")
     update_planner_statistics(connection)  # VACUUM would be refused here
     assert Case.objects.count() == 1
+
+
+def test_the_file_texts_are_the_last_columns_of_the_suite_table() -> None:
+    # SQLite reads through a long text to reach any column after it: what a publish, a sync
+    # check and the workspace page read of every suite would walk through every file.
+    with connection.cursor() as cursor:
+        columns = [
+            c.name
+            for c in connection.introspection.get_table_description(cursor, "evals_app_suite")
+        ]
+
+    assert columns[-2:] == list(Suite.TEXTS), columns
