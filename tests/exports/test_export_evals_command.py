@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from evals_app.formatting.profile_2025.formatter import format_case
 from evals_app.formatting.workspace_files import DirectoryFiles
 from evals_app.models import Suite
 from evals_app.services.exports import batches
+from evals_app.services.exports.files import held_folder
 from evals_app.services.imports.folders import import_workspace
 from tests.factories import write_files
 
@@ -253,3 +255,33 @@ def test_a_file_that_cannot_replace_its_target_fails_the_export_and_leaves_no_te
 
     assert (folder / "evals/coding/review.yaml").is_dir()
     assert not list(folder.rglob("*.tmp"))
+
+
+def test_an_export_into_a_folder_another_export_is_writing_waits_for_it(
+    example_root: Path, tmp_path: Path, transactional_db: None
+) -> None:
+    import_workspace(example_root, "Example workspace")
+    folder = tmp_path / "example-workspace"
+    finished = threading.Event()
+
+    def second_export() -> None:
+        try:
+            call_command("export_evals", "--out", str(tmp_path))
+            finished.set()
+        finally:
+            connections.close_all()
+
+    with held_folder(folder):  # as the first export holds it while it writes
+        theirs = folder / ".formatted.jsonl.0a1b2c3d.tmp"
+        theirs.write_text("{}\n")
+        thread = threading.Thread(target=second_export)
+        thread.start()
+        # Several times what the export takes alone: it waits rather than taking the first
+        # export's temporary file for a killed export's and removing it.
+        assert not finished.wait(3)
+        assert theirs.read_text() == "{}\n"
+        theirs.unlink()  # the first export puts it in place
+    thread.join(60)
+
+    assert finished.is_set()
+    assert (folder / "formatted.jsonl").is_file()

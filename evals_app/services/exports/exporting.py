@@ -35,6 +35,7 @@ from .files import (
     ExportFolder,
     TemporaryFile,
     WrittenFiles,
+    held_folder,
     remove_stale_temporary_files,
     write_temporary,
 )
@@ -75,46 +76,48 @@ def export_workspace(
     in this process).
     """
     folder = out / workspace.slug
-    remove_stale_temporary_files(folder)
-    summary = ExportSummary(workspace=workspace, folder=folder)
-    case_filter: dict[str, Any] = {"status": ReviewStatus.APPROVED} if approved_only else {}
-    jobs = jobs or default_jobs()
-    batch_size = WORKER_BATCH_SIZE if jobs > 1 else BATCH_SIZE
-    suites, case_batches = document_batches(
-        workspace.suites.order_by("path"), batch_size=batch_size, **case_filter
-    )
-    formatter = WorkspaceFormatter(workspace)
-    formatter.read_everything(suites)
-    folders = ExportFolder(folder)
-    work = ExportWork(formatter, suites, folders, modes, toon)
-    cases = sum(suite.stored_case_count for suite in suites)  # type: ignore[attr-defined]
-    # The stored files first, written by one worker while the others format the first cases.
-    with_texts = (_with_source_texts(suites, read) for read in case_batches)
-    batches = chain([Batch([], stored_files=True)], with_texts)
-    with (
-        WrittenFiles() as written,
-        written.new_file(folders.target(FORMATTED_FILE)) as jsonl,
-        closing(
-            formatted_batches(
-                work,
-                batches,
-                jobs=jobs,
-                parallel=cases > batch_size,
-                lines_out=jsonl,
-            )
-        ) as results,
-    ):
-        slices = _written_lines(results, jsonl, summary, written)
-        spread: list[tuple[int, bool]] = []  # suites whose cases spanned batches: untouched?
-        for index, suite_slices in groupby(slices, key=lambda piece: piece.suite):
-            summary.suites += 1
-            untouched = _take_suite(work, index, suite_slices, written, summary, on_case)
-            if untouched is not None:
-                spread.append((index, untouched))
-        # Once every batch is done and let go, so that memory holds one suite's text alone.
-        for index, untouched in spread:
-            written.adopt(_spread_suite_file(work, index, untouched, case_filter))
-    return summary
+    # Another export into the folder is waited for: its temporary files are not stale.
+    with held_folder(folder):
+        remove_stale_temporary_files(folder)
+        summary = ExportSummary(workspace=workspace, folder=folder)
+        case_filter: dict[str, Any] = {"status": ReviewStatus.APPROVED} if approved_only else {}
+        jobs = jobs or default_jobs()
+        batch_size = WORKER_BATCH_SIZE if jobs > 1 else BATCH_SIZE
+        suites, case_batches = document_batches(
+            workspace.suites.order_by("path"), batch_size=batch_size, **case_filter
+        )
+        formatter = WorkspaceFormatter(workspace)
+        formatter.read_everything(suites)
+        folders = ExportFolder(folder)
+        work = ExportWork(formatter, suites, folders, modes, toon)
+        cases = sum(suite.stored_case_count for suite in suites)  # type: ignore[attr-defined]
+        # The stored files first, written by one worker while the others format the first cases.
+        with_texts = (_with_source_texts(suites, read) for read in case_batches)
+        batches = chain([Batch([], stored_files=True)], with_texts)
+        with (
+            WrittenFiles() as written,
+            written.new_file(folders.target(FORMATTED_FILE)) as jsonl,
+            closing(
+                formatted_batches(
+                    work,
+                    batches,
+                    jobs=jobs,
+                    parallel=cases > batch_size,
+                    lines_out=jsonl,
+                )
+            ) as results,
+        ):
+            slices = _written_lines(results, jsonl, summary, written)
+            spread: list[tuple[int, bool]] = []  # suites whose cases spanned batches: untouched?
+            for index, suite_slices in groupby(slices, key=lambda piece: piece.suite):
+                summary.suites += 1
+                untouched = _take_suite(work, index, suite_slices, written, summary, on_case)
+                if untouched is not None:
+                    spread.append((index, untouched))
+            # Once every batch is done and let go, so that memory holds one suite's text alone.
+            for index, untouched in spread:
+                written.adopt(_spread_suite_file(work, index, untouched, case_filter))
+        return summary
 
 
 def _with_source_texts(suites: Sequence[Suite], cases: list[tuple[int, list[str], bool]]) -> Batch:

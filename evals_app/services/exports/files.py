@@ -19,6 +19,11 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, NamedTuple
 
+try:
+    import fcntl
+except ImportError:  # not Unix
+    fcntl = None  # type: ignore[assignment]
+
 # `.<target name>.<8 random characters>.tmp` (`_temporary_beside`; tempfile.mkstemp's names,
 # which an earlier export used, have that form too).
 TEMPORARY_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
@@ -70,9 +75,28 @@ class ExportFolder:
         return path
 
 
+@contextmanager
+def held_folder(folder: Path) -> Iterator[None]:
+    """Hold `folder` (made if missing) for one export at a time: another export into it waits
+    until this one is done, so that neither takes the other's temporary files for a killed
+    export's. The hold is a `flock` of the folder, which ends with the process however it
+    ends; where there is none (not Unix), nothing is held."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if fcntl is None:
+        yield
+        return
+    descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # and with it the hold
+
+
 def remove_stale_temporary_files(folder: Path) -> None:
     """Delete the temporary files of an earlier export that was killed (SIGKILL, power loss:
-    its own clean-up never ran). Only names that this module makes are touched."""
+    its own clean-up never ran); call it holding the folder (`held_folder`). Only names that
+    this module makes are touched."""
     if not folder.is_dir():
         return
     for path in folder.rglob(".*.tmp"):
