@@ -1,8 +1,8 @@
 """Export in worker processes: what the workers write is exactly what one process writes.
 
 A workspace of more than one batch of cases is formatted by forked workers, each writing the
-suites its batch holds whole and sending back its lines of formatted.jsonl; the export writes
-those lines in order, writes the rest and puts everything in place. Here batches are made
+suites its batch holds whole and its lines of formatted.jsonl, in the order of the batches;
+the export writes the rest and puts everything in place. Here batches are made
 tiny, so that the example workspace and the fixture of every period take many batches, with
 suites whole in one and spread over several.
 """
@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -25,7 +23,7 @@ from evals_app.services.cases.positions import GAP
 from evals_app.services.exports import batches as export_batches
 from evals_app.services.exports import exporting
 from evals_app.services.exports import files as export_files
-from evals_app.services.exports.batches import ExportWork
+from evals_app.services.exports.batches import ExportWork, LineTurns
 from evals_app.services.exports.exporting import export_workspace
 from evals_app.services.exports.files import ExportFolder
 from evals_app.services.imports.folders import import_workspace
@@ -117,32 +115,18 @@ def test_a_batch_that_fails_in_a_worker_fails_the_export_and_changes_no_file(
     assert files_under(tmp_path / workspace.slug) == before  # no temporary file either
 
 
-class FullDisk:
-    """A file on a disk that is full."""
-
-    def write(self, data: bytes) -> int:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    def writelines(self, lines: Iterable[bytes]) -> None:
-        for line in lines:
-            self.write(line)
+def disk_full(descriptor: int, data: bytes) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
 
 
-def test_lines_the_export_cannot_write_fail_it_and_change_no_file(
+def test_lines_a_worker_cannot_write_fail_the_export_and_change_no_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     workspace = import_workspace(PERIODS, "Periods").workspace  # suites whole in a batch
     before = files_under(export_workspace(workspace, tmp_path, jobs=2).folder)
     Case.objects.update(document={"id": "changed", "input": "Changed."})
 
-    original = export_files.temporary_bytes
-
-    @contextmanager
-    def disk_full(target: Path) -> Iterator[tuple[Any, str]]:
-        with original(target) as (handle, path):
-            yield FullDisk(), path
-
-    monkeypatch.setattr(export_files, "temporary_bytes", disk_full)  # formatted.jsonl's file
+    monkeypatch.setattr(export_batches, "write_all", disk_full)  # forked workers see it
     with pytest.raises(OSError, match="No space left"):
         export_workspace(workspace, tmp_path, jobs=2)
 
@@ -154,12 +138,14 @@ def test_a_worker_refuses_to_query_the_database(tmp_path: Path) -> None:
     folder = ExportFolder(tmp_path)
     work = ExportWork(WorkspaceFormatter(workspace), [], folder, ("lm",), False)
     Workspace.objects.count()  # the connection the worker inherits is open
+    context = get_context("fork")
+    turns = LineTurns(-1, context.Value("q", 0), context.Condition(), context.Value("i", 0))
 
     with ProcessPoolExecutor(
         1,
-        mp_context=get_context("fork"),
+        mp_context=context,
         initializer=export_batches._start_worker,
-        initargs=(work,),
+        initargs=(work, turns),
     ) as pool:
         refused = pool.submit(count_workspaces).exception()
 

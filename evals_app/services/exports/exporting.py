@@ -13,7 +13,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from itertools import chain, groupby
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from django.db.models import QuerySet
 
@@ -107,7 +107,7 @@ def export_workspace(
                 )
             ) as results,
         ):
-            slices = _written_lines(results, jsonl, summary, written)
+            slices = _taken_slices(results, summary, written)
             spread: list[tuple[int, bool]] = []  # suites whose cases spanned batches: untouched?
             for index, suite_slices in groupby(slices, key=lambda piece: piece.suite):
                 summary.suites += 1
@@ -195,18 +195,12 @@ def exported_texts(
             yield suite.path, suite_file_text(suite, list(documents))
 
 
-def _written_lines(
-    results: Iterable[BatchResult], jsonl: IO[bytes], summary: ExportSummary, written: WrittenFiles
+def _taken_slices(
+    results: Iterable[BatchResult], summary: ExportSummary, written: WrittenFiles
 ) -> Iterator[SuiteSlice]:
-    """The suite slices of `results`, each batch's lines of `formatted.jsonl` (unless written
-    already) and stored files written first. Each batch's files start going to disk while the
-    next are formatted."""
+    """The suite slices of `results`, each batch's stored files taken first. Each batch's
+    files start going to disk while the next are formatted."""
     for result in results:
-        try:
-            jsonl.writelines(result.lines)  # formatted in a worker (else written already)
-        except BaseException:  # its files are not adopted yet: removed here
-            result.discard()
-            raise
         summary.formatted_lines += result.line_count
         summary.warnings.extend(result.warnings)
         for file in result.stored_files:
