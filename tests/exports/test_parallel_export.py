@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -131,6 +132,24 @@ def test_lines_a_worker_cannot_write_fail_the_export_and_change_no_file(
         export_workspace(workspace, tmp_path, jobs=2)
 
     assert files_under(tmp_path / workspace.slug) == before  # no temporary file either
+
+
+def die(descriptor: int, data: bytes) -> None:
+    os._exit(1)
+
+
+def test_a_worker_that_dies_fails_the_export_rather_than_leaving_it_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = import_workspace(PERIODS, "Periods").workspace
+    before = files_under(export_workspace(workspace, tmp_path, jobs=2).folder)
+    Case.objects.update(document={"id": "changed", "input": "Changed."})
+
+    monkeypatch.setattr(export_batches, "write_all", die)  # as it writes its lines
+    with pytest.raises(BrokenProcessPool):
+        export_workspace(workspace, tmp_path, jobs=2)
+
+    assert files_under(tmp_path / workspace.slug) == before
 
 
 def test_a_worker_refuses_to_query_the_database(tmp_path: Path) -> None:
