@@ -2,8 +2,9 @@
 
 Cases are read in batches (case_reading) and formatted a batch at a time, in worker processes
 for a large workspace (export_batches), which also write the files of the suites a batch holds
-whole. `formatted.jsonl` and the other files are written here, in order, and everything is put
-in place together once complete (export_files). Memory does not grow with the number of cases.
+whole and their lines of `formatted.jsonl`, in order. The other files are written here, and
+everything is put in place together once complete (export_files). Memory does not grow with
+the number of cases.
 """
 
 from __future__ import annotations
