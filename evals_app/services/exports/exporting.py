@@ -37,7 +37,6 @@ from .files import (
     TemporaryFile,
     WrittenFiles,
     held_folder,
-    remove_stale_temporary_files,
     write_temporary,
 )
 from .suite_texts import is_untouched, rewritten_bytes, source_bytes, suite_file_text
@@ -77,9 +76,7 @@ def export_workspace(
     in this process).
     """
     folder = out / workspace.slug
-    # Another export into the folder is waited for: its temporary files are not stale.
-    with held_folder(folder):
-        remove_stale_temporary_files(folder)
+    with held_folder(folder):  # another export into it is waited for
         summary = ExportSummary(workspace=workspace, folder=folder)
         case_filter: dict[str, Any] = {"status": ReviewStatus.APPROVED} if approved_only else {}
         jobs = jobs or default_jobs()

@@ -78,27 +78,30 @@ class ExportFolder:
 @contextmanager
 def held_folder(folder: Path) -> Iterator[None]:
     """Hold `folder` (made if missing) for one export at a time: another export into it waits
-    until this one is done, so that neither takes the other's temporary files for a killed
-    export's. The hold is a `flock` of the folder, which ends with the process however it
-    ends; where there is none (not Unix), nothing is held."""
+    until this one is done. The hold is a `flock` of the folder, which ends with the process
+    however it ends (where there is none, not Unix, nothing is held). So the temporary files
+    found in it when it is taken are a killed export's, and are removed; so are those left
+    when the export fails (a worker process that died could not remove its own)."""
     folder.mkdir(parents=True, exist_ok=True)
-    if fcntl is None:
-        yield
-        return
-    descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    descriptor = None
+    if fcntl is not None:
+        descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
-        yield
+        if descriptor is not None:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        _remove_temporary_files(folder)
+        try:
+            yield
+        except BaseException:
+            _remove_temporary_files(folder)
+            raise
     finally:
-        os.close(descriptor)  # and with it the hold
+        if descriptor is not None:
+            os.close(descriptor)  # and with it the hold
 
 
-def remove_stale_temporary_files(folder: Path) -> None:
-    """Delete the temporary files of an earlier export that was killed (SIGKILL, power loss:
-    its own clean-up never ran); call it holding the folder (`held_folder`). Only names that
-    this module makes are touched."""
-    if not folder.is_dir():
-        return
+def _remove_temporary_files(folder: Path) -> None:
+    """Delete the temporary files under `folder` (only names that this module makes)."""
     for path in folder.rglob(".*.tmp"):
         if TEMPORARY_NAME.fullmatch(path.name) and path.is_file() and not path.is_symlink():
             path.unlink(missing_ok=True)
