@@ -94,12 +94,19 @@ def test_every_case_is_counted_once_as_it_is_written(tmp_path: Path) -> None:
     assert len(counted) == summary.cases == Case.objects.count()
 
 
+def exported_then_changed(root: Path, tmp_path: Path) -> tuple[Workspace, dict[str, bytes]]:
+    """The workspace imported from `root`, exported under `tmp_path` (the files written), then
+    every case changed, so that a second export would rewrite every file."""
+    workspace = import_workspace(root, root.name).workspace
+    before = files_under(export_workspace(workspace, tmp_path, jobs=2).folder)
+    Case.objects.update(document={"id": "changed", "input": "Changed."})
+    return workspace, before
+
+
 def test_a_batch_that_fails_in_a_worker_fails_the_export_and_changes_no_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    workspace = import_workspace(EXAMPLES, "Examples").workspace
-    before = files_under(export_workspace(workspace, tmp_path, jobs=2).folder)
-    Case.objects.update(document={"id": "changed", "input": "Changed."})
+    workspace, before = exported_then_changed(EXAMPLES, tmp_path)
     first = Case.objects.order_by("suite__path", "position").first()
     assert first is not None
     original = export_batches.formatted_rows
@@ -123,9 +130,7 @@ def disk_full(descriptor: int, data: bytes) -> None:
 def test_lines_a_worker_cannot_write_fail_the_export_and_change_no_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    workspace = import_workspace(PERIODS, "Periods").workspace  # suites whole in a batch
-    before = files_under(export_workspace(workspace, tmp_path, jobs=2).folder)
-    Case.objects.update(document={"id": "changed", "input": "Changed."})
+    workspace, before = exported_then_changed(PERIODS, tmp_path)  # suites whole in a batch
 
     monkeypatch.setattr(export_batches, "write_all", disk_full)  # forked workers see it
     with pytest.raises(OSError, match="No space left"):
@@ -141,9 +146,7 @@ def die(descriptor: int, data: bytes) -> None:
 def test_a_worker_that_dies_fails_the_export_rather_than_leaving_it_waiting(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    workspace = import_workspace(PERIODS, "Periods").workspace
-    before = files_under(export_workspace(workspace, tmp_path, jobs=2).folder)
-    Case.objects.update(document={"id": "changed", "input": "Changed."})
+    workspace, before = exported_then_changed(PERIODS, tmp_path)
 
     monkeypatch.setattr(export_batches, "write_all", die)  # as it writes its lines
     with pytest.raises(BrokenProcessPool):
