@@ -83,21 +83,27 @@ def held_folder(folder: Path) -> Iterator[None]:
     found in it when it is taken are a killed export's, and are removed; so are those left
     when the export fails (a worker process that died could not remove its own)."""
     folder.mkdir(parents=True, exist_ok=True)
-    descriptor = None
-    if fcntl is not None:
-        descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        if descriptor is not None:
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
+    with _locked(folder):
         _remove_temporary_files(folder)
         try:
             yield
         except BaseException:
             _remove_temporary_files(folder)
             raise
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """An exclusive `flock` of `folder` for the block; nothing where there is none."""
+    if fcntl is None:
+        yield
+        return
+    descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
     finally:
-        if descriptor is not None:
-            os.close(descriptor)  # and with it the hold
+        os.close(descriptor)  # and with it the lock
 
 
 def _remove_temporary_files(folder: Path) -> None:
