@@ -44,7 +44,7 @@ def _messages(test: PortableTest, writer: MessageWriter, suite: PortableSuite) -
             warnings.add(test.where, name, LEFT_OUT)
     for key in test.other:
         warnings.add(test.where, str(key), LEFT_OUT)
-    if test.turns is None:
+    if not test.turns:
         expected = writer.text_or_messages(test.expected, "assistant", "expected_output")
         if not expected:
             warnings.add(test.where, "expected_output", "none, so the line ends with the input")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from itertools import count
 from typing import Any
 
+from ...formatting.case_input import ROLES
 from ...formatting.workspace_files import FileSource, resolve_file
 
 # The keys of a message OpenAI's chat format has.
@@ -35,7 +36,10 @@ class MessageWriter:
         """`messages` (AgentV's, at `field_name` of the test) as OpenAI chat messages."""
         converted: list[dict[str, Any]] = []
         for index, message in enumerate(messages):
-            converted.extend(self._message(message, f"{field_name}[{index}]"))
+            if message.get("role") in ROLES:
+                converted.extend(self._message(message, f"{field_name}[{index}]"))
+            else:
+                self._lose(f"{field_name}[{index}]", "not a message (no known role); left out")
         return converted
 
     def text_or_messages(self, value: Any, role: str, field_name: str) -> list[dict[str, Any]]:
@@ -43,6 +47,8 @@ class MessageWriter:
         if value is None:
             return []
         if isinstance(value, list):
+            if not all(isinstance(item, dict) for item in value):
+                self._lose(field_name, "a list that is not of messages; left out")
             return self.messages([item for item in value if isinstance(item, dict)], field_name)
         if isinstance(value, dict) and "role" in value:
             return self.messages([value], field_name)

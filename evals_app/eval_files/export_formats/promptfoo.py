@@ -203,7 +203,7 @@ class _ConfigWriter:
                 "criteria",
                 "promptfoo's judges do not read the criteria; kept in metadata.criteria",
             )
-        if test.turns is not None:
+        if test.turns:
             return self._turn_tests(test, base, messages, variables, own, metadata, kept)
         if test.expected is not None:
             variables["expected_output"] = test.expected
@@ -352,12 +352,13 @@ class _ConfigWriter:
         for key, value in item.items():
             if key in converted:
                 continue
-            if key in ASSERT_KEYS:
+            if key in ASSERT_KEYS and _fits(key, value):
                 converted[key] = value
             elif key == "name" and isinstance(value, str) and "metric" not in item:
                 converted["metric"] = value
             else:
-                self._unsupported(f"{field}.{key}", f"promptfoo's `{kind}` assert has no `{key}`")
+                why = "takes no such" if key in ASSERT_KEYS else "has no"
+                self._unsupported(f"{field}.{key}", f"promptfoo's `{kind}` assert {why} `{key}`")
                 whole = False
         if kind in ("llm-rubric", "agent-rubric") and not self._rubric(converted, field):
             return None, False
@@ -392,6 +393,17 @@ class _ConfigWriter:
 
 
 _ABSENT = object()
+
+
+def _fits(key: str, value: Any) -> bool:
+    """Whether promptfoo's schema takes `value` for the assert key `key`."""
+    if key in ("threshold", "weight"):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if key == "metric":
+        return isinstance(value, str)
+    if key == "config":
+        return isinstance(value, dict)
+    return True
 
 
 def _escaped(text: str) -> str:
