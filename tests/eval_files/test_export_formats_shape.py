@@ -109,7 +109,7 @@ def test_no_assert_is_lost(tests: list[dict[str, Any]]) -> None:
     config = yaml.safe_load(EXPORT_FORMATS["promptfoo"].write(suite, files))
     entries = iter(config["tests"])
     for test in suite.tests:
-        written = [next(entries) for _ in range(len(test.turns or [None]))]
+        written = [next(entries) for _ in range(max(1, len(test.turns or [])))]
         last = written[-1]
         kept = last["metadata"].get("agentv_unsupported", {})
         if not test.turns:  # each own assert is a promptfoo assert, kept, or both
