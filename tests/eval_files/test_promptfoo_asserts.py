@@ -194,3 +194,17 @@ def test_an_older_suites_evaluators_are_upgraded_then_mapped(
     assert test.get("assert", []) == expected
     for field in fields:
         assert any(f'case "old", `{field}`' in warning for warning in warnings), warnings
+
+
+def test_a_judge_with_only_a_prompt_template_grades_the_criteria() -> None:
+    judge = {"type": "llm-rubric", "prompt": "file://judges/answer.md"}
+    case = {"id": "t", "vars": {"input": "7 * 7?"}, "criteria": "Answers 49", "assert": [judge]}
+    config, warnings = promptfoo([case])
+
+    (test,) = config["tests"]
+    assert test["assert"] == [{"type": "llm-rubric", "value": "Answers 49"}]
+    assert test["metadata"]["agentv_unsupported"] == {"assert[0]": judge}
+    assert (
+        f'{PATH}: case "t", `assert[0].prompt`: promptfoo\'s `llm-rubric` assert has no '
+        "`prompt`; kept in metadata.agentv_unsupported"
+    ) in warnings

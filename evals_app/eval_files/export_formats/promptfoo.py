@@ -148,6 +148,7 @@ class _ConfigWriter:
         self.suite = suite
         self.warnings = suite.warnings
         self.where = "the suite's defaults"
+        self.criteria = ""
         self.messages = MessageWriter(
             suite.path, files, lambda name, message: self.warnings.add(self.where, name, message)
         )
@@ -155,6 +156,7 @@ class _ConfigWriter:
     def default_test(self) -> dict[str, Any]:
         """`defaultTest`: the suite's default variables and asserts."""
         self.where = "the suite's defaults"
+        self.criteria = ""
         kept: dict[str, Any] = {}
         entry: dict[str, Any] = {}
         variables = self._variables(self.suite.default_vars, "default_test.vars", kept)
@@ -173,6 +175,7 @@ class _ConfigWriter:
     def tests(self, test: PortableTest) -> list[dict[str, Any]]:
         """The promptfoo tests of one AgentV test: one, or one per turn of a conversation."""
         self.where = test.where
+        self.criteria = test.criteria
         self.messages.lost = False
         kept: dict[str, Any] = {}
         messages = self.messages.messages(test.input, "input")
@@ -370,6 +373,9 @@ class _ConfigWriter:
         value = converted.get("value")
         if isinstance(value, list) and value and all(isinstance(line, str) for line in value):
             converted["value"] = "\n".join(f"- {line}" for line in value)
+        elif value is None and self.criteria.strip():
+            # A judge with only a prompt template grades the criteria (as the upgrade reads it).
+            converted["value"] = self.criteria
         elif not isinstance(value, str):
             self._unsupported(f"{field}.value", "promptfoo's llm-rubric needs its rubric as text")
             return False
