@@ -15,6 +15,7 @@ from django.core.management.base import CommandError
 from evals_app.models import Workspace
 from evals_app.services.imports.folders import import_workspace
 from tests.eval_files.promptfoo_schema import config_problems
+from tests.factories import write_files
 
 pytestmark = pytest.mark.django_db
 
@@ -97,3 +98,24 @@ def test_an_older_workspace_exports_each_suite(example_root: Path, tmp_path: Pat
 def test_an_unknown_format_is_refused_by_the_command_line(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="invalid choice: 'xlsx'"):
         call_command("export_evals", "--out", str(tmp_path), "--as", "xlsx")
+
+
+def test_a_file_of_cases_exports_as_a_suite_of_its_own(tmp_path: Path) -> None:
+    case = {"id": "t", "criteria": "Answers", "input": "Q?", "expected_output": "A."}
+    root = write_files(
+        tmp_path / "source",
+        {
+            "evals/suite.yaml": {"description": "Refers", "tests": "file://cases.jsonl"},
+            "evals/cases.jsonl": json.dumps(case) + "\n",
+        },
+    )
+    workspace = import_workspace(root, "Referring").workspace
+
+    call_command("export_evals", out=tmp_path / "out", as_format="chat-jsonl", stdout=StringIO())
+
+    folder = tmp_path / "out" / workspace.slug / "evals"
+    assert (folder / "suite.chat.jsonl").read_text() == ""
+    lines = (folder / "cases.chat.jsonl").read_text().splitlines()
+    assert [json.loads(line) for line in lines] == [
+        {"messages": [{"role": "user", "content": "Q?"}, {"role": "assistant", "content": "A."}]}
+    ]

@@ -17,6 +17,7 @@ from typing import Any
 from ...formatting.profile_2026.expansion import expand_test, expands_variable, read_prompts
 from ...formatting.profile_2026.messages import is_message
 from ...formatting.workspace_files import FileSource
+from ..dialects import cases_key_of
 from ..merge_keys import merged
 from ..upgrade import upgrade_eval_file
 
@@ -115,9 +116,11 @@ def portable_suite(
     header = dict(merged(dict(header)))
     cases = [merged(document) for document in documents if isinstance(document, dict)]
     if older:
-        # The upgrade adds the prompt that sends `vars.input` where the list of cases stands.
-        header.setdefault(cases_key or "tests", [])
-        upgraded = upgrade_eval_file(header, cases, cases_key, prompt_files)
+        # The upgrade adds the prompt that sends `vars.input` where the list of cases stands
+        # (for a file of cases, in the header of the file that refers to it).
+        key = cases_key or cases_key_of(header) or "tests"
+        header.setdefault(key, [])
+        upgraded = upgrade_eval_file(header, cases, key, prompt_files)
         header, cases = dict(upgraded.header), upgraded.documents
         notes = upgraded.all_notes()
     default_test = header.get("default_test")
