@@ -15,6 +15,7 @@ from django.urls import reverse
 from evals_app.models import Suite, Workspace
 from evals_app.services.imports.folders import import_workspace
 from tests import factories
+from tests.pages.test_page_query_counts import queries
 
 pytestmark = pytest.mark.django_db
 
@@ -113,3 +114,22 @@ def test_exporting_changes_nothing_and_answers_only_get(client: Client, today: W
     client.get(_file(suite, "promptfoo"))
 
     assert factories.database_snapshot() == before
+
+
+def test_the_export_uses_as_many_queries_for_many_cases_as_for_one(client: Client) -> None:
+    client.force_login(factories.admin())
+    space = factories.workspace("Counted")
+    small, large = (
+        factories.suite(space, "evals/small.yaml"),
+        factories.suite(space, "evals/l.yaml"),
+    )
+    factories.case(small, "only")
+    for number in range(10):
+        factories.case(large, f"case-{number}")
+
+    for name in ("promptfoo", "chat-jsonl", None):
+        counts = [
+            queries(client, "get", _page(suite) if name is None else _file(suite, name))
+            for suite in (small, large)
+        ]
+        assert counts[0] == counts[1], name
