@@ -265,3 +265,32 @@ def test_what_chat_jsonl_has_no_place_for_is_named_in_warnings() -> None:
         f'{PATH}: case "t", `assert`: chat JSONL has no place for it; left out',
         f'{PATH}: case "t", `metadata`: chat JSONL has no place for it; left out',
     ]
+
+
+def test_input_files_come_before_a_text_input_as_agentv_sends_them() -> None:
+    header = {"tests": [None], "input_files": ["a.md"]}
+    lines, _ = chat_lines(
+        [{"id": "t", "input": "Summarise.", "expected_output": "Tea."}],
+        header=header,
+        files={"evals/a.md": "Tea.\n"},
+    )
+
+    assert lines == [
+        [
+            {"role": "user", "content": '<file path="a.md">\nTea.\n</file>\nSummarise.'},
+            {"role": "assistant", "content": "Tea."},
+        ]
+    ]
+
+
+def test_the_suites_other_keys_are_kept_in_the_configs_metadata_and_named() -> None:
+    header = {"name": "shop", "prompts": ["{{ input }}"], "tests": [None]}
+    config, warnings = promptfoo([{"id": "t", "vars": {"input": "Hi"}}], header=header)
+    _, chat_warnings = chat_lines([{"id": "t", "vars": {"input": "Hi"}}], header=header)
+
+    assert config["metadata"] == {"agentv_unsupported": {"name": "shop"}}
+    assert warnings == [
+        f"{PATH}: the suite, `name`: promptfoo has no equivalent; kept in "
+        "metadata.agentv_unsupported"
+    ]
+    assert f"{PATH}: the suite, `name`: chat JSONL has no place for it; left out" in chat_warnings

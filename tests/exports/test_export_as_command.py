@@ -46,7 +46,7 @@ def test_promptfoo_writes_one_config_per_suite(
     assert len(config["tests"]) == 6
     assert (
         "Exported workspace 'Today' as promptfoo to "
-        f"{tmp_path / 'today'}: 1 suites, 5 tests, 3 warnings"
+        f"{tmp_path / 'today'}: 1 suites, 5 tests, 4 warnings"
     ) in output.getvalue()
     assert 'warning: evals/shop/shop.eval.yaml: case "chat", `turns`' in output.getvalue()
 
@@ -77,7 +77,7 @@ def test_the_default_is_agentvs_own_files(today: Workspace, tmp_path: Path) -> N
 
 
 def test_check_fails_when_the_export_has_warnings(today: Workspace, tmp_path: Path) -> None:
-    with pytest.raises(CommandError, match="--check: 10 export warnings"):
+    with pytest.raises(CommandError, match="--check: 11 export warnings"):
         call_command(
             "export_evals", out=tmp_path, as_format="chat-jsonl", check=True, stdout=StringIO()
         )

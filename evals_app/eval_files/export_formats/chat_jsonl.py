@@ -25,6 +25,8 @@ def chat_jsonl(suite: PortableSuite, files: FileSource) -> str:
     writer = MessageWriter(
         suite.path, files, lambda name, message: warnings.add(where[0], name, message)
     )
+    for key in suite.other:
+        warnings.add("the suite", str(key), LEFT_OUT)
     if suite.default_asserts:
         warnings.add(where[0], "assert", LEFT_OUT)
     lines = []

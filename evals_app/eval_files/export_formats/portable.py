@@ -17,7 +17,7 @@ from typing import Any
 from ...formatting.profile_2026.expansion import expand_test, expands_variable, read_prompts
 from ...formatting.profile_2026.messages import is_message
 from ...formatting.workspace_files import FileSource
-from ..dialects import cases_key_of
+from ..dialects import CASES_KEYS, cases_key_of
 from ..merge_keys import merged
 from ..upgrade import upgrade_eval_file
 
@@ -26,6 +26,12 @@ _TAKEN_KEYS = frozenset(
     {"id", "test_id", "description", "input", "vars", "expected_output", "assert", "assertions"}
 )
 _TAKEN_KEYS |= {"criteria", "turns", "mode"}
+# The top-level keys of a suite that its tests carry (the expansion reads `prompts`,
+# `input_files` and `default_test`; `scenarios` made the stored tests), or that a format has.
+_HEADER_KEYS = frozenset(
+    {"description", "prompts", "input_files", "default_test", "assert", "providers", "targets"}
+    | {*CASES_KEYS, "scenarios", "$schema"}
+)
 
 
 class ExportWarnings:
@@ -92,6 +98,8 @@ class PortableSuite:
     default_asserts: list[Any]
     default_other: dict[Any, Any]
     providers: list[Any]
+    # The suite's other top-level keys (AgentV's `name`, `workspace`, …): no test carries them.
+    other: dict[Any, Any] = field(default_factory=dict)
     tests: list[PortableTest] = field(default_factory=list)
     warnings: ExportWarnings = field(init=False)
 
@@ -139,6 +147,7 @@ def portable_suite(
             key: value for key, value in default_test.items() if key not in ("vars", "assert")
         },
         providers=_as_list(header.get("providers", header.get("targets"))),
+        other={key: value for key, value in header.items() if key not in _HEADER_KEYS},
     )
     for note in notes:
         suite.warnings.note(f"upgrading to today's format: {note}")
@@ -151,11 +160,27 @@ def portable_suite(
     for document in cases:
         case_id = _text(document.get("id", document.get("test_id"))) or ""
         for expanded in expand_test(document, header, prompts):
-            suite.tests.append(_portable_test(case_id, expanded.document))
+            suite.tests.append(_portable_test(case_id, expanded.document, header))
     return suite
 
 
-def _portable_test(case_id: str, test: dict[Any, Any]) -> PortableTest:
+def _portable_test(case_id: str, test: dict[Any, Any], header: dict[Any, Any]) -> PortableTest:
+    other = {key: value for key, value in test.items() if key not in _TAKEN_KEYS}
+    messages = input_messages(test.get("input"))
+    # `input_files` (the test's, else the suite's) become file blocks before a text input, as
+    # AgentV sends them; with messages AgentV ignores them (and they stay in `other`).
+    input_files = test.get("input_files", header.get("input_files"))
+    paths = (
+        [path for path in input_files if isinstance(path, str)]
+        if isinstance(input_files, list)
+        else []
+    )
+    if isinstance(test.get("input"), str) and paths:
+        blocks: list[Any] = [{"type": "file", "value": path} for path in paths]
+        messages = [
+            {"role": "user", "content": [*blocks, {"type": "text", "value": test["input"]}]}
+        ]
+        other.pop("input_files", None)
     variables = test.get("vars")
     variables = dict(variables) if isinstance(variables, dict) else {}
     variables.pop("input", None)
@@ -166,7 +191,7 @@ def _portable_test(case_id: str, test: dict[Any, Any]) -> PortableTest:
         case_id=case_id,
         id=_text(test.get("id", test.get("test_id"))) or case_id,
         description=_text(test.get("description")),
-        input=input_messages(test.get("input")),
+        input=messages,
         expected=expected,
         variables=variables,
         asserts=_as_list(test.get("assert", test.get("assertions"))),
@@ -174,7 +199,7 @@ def _portable_test(case_id: str, test: dict[Any, Any]) -> PortableTest:
         turns=[turn for turn in turns if isinstance(turn, dict)]
         if isinstance(turns, list)
         else None,
-        other={key: value for key, value in test.items() if key not in _TAKEN_KEYS},
+        other=other,
     )
 
 

@@ -113,6 +113,14 @@ def promptfoo_config(suite: PortableSuite, files: FileSource) -> str:
     if default_test:
         config["defaultTest"] = default_test
     config["tests"] = [entry for test in suite.tests for entry in writer.tests(test)]
+    if suite.other:  # promptfoo's config has `metadata` too
+        config["metadata"] = {UNSUPPORTED: {str(key): value for key, value in suite.other.items()}}
+        for key in suite.other:
+            suite.warnings.add(
+                "the suite",
+                str(key),
+                f"promptfoo has no equivalent; kept in metadata.{UNSUPPORTED}",
+            )
     # Through JSON: tests that share a value (an expanded test's messages) are written out
     # in full, not as YAML aliases, and keys are text as promptfoo's JSON schema wants them.
     body = dump_yaml(json.loads(json.dumps(config, ensure_ascii=False, default=str)))
