@@ -60,7 +60,7 @@ def suite_export_file(
         chosen = export_format(format_name)
     except ExportRefused as refusal:
         raise Http404(str(refusal)) from refusal
-    exported = export_suite(suite, chosen.name)
+    exported = export_suite(suite, chosen.name, formatter=WorkspaceFormatter(access.workspace))
     response = HttpResponse(exported.text, content_type=f"{chosen.media_type}; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, exported.file_name)
     return response

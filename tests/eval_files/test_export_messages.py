@@ -294,3 +294,11 @@ def test_the_suites_other_keys_are_kept_in_the_configs_metadata_and_named() -> N
         "metadata.agentv_unsupported"
     ]
     assert f"{PATH}: the suite, `name`: chat JSONL has no place for it; left out" in chat_warnings
+
+
+def test_a_test_without_input_is_written_and_named() -> None:
+    case = {"id": "t", "vars": {"expected_output": "Hi"}}
+    lines, warnings = chat_lines([case], header={"tests": [None]})  # no prompt gives it one
+
+    assert lines == [[{"role": "assistant", "content": "Hi"}]]
+    assert warnings == [f'{PATH}: case "t", `input`: none, and AgentV skips a test without input']

@@ -160,7 +160,12 @@ def portable_suite(
     for document in cases:
         case_id = _text(document.get("id", document.get("test_id"))) or ""
         for expanded in expand_test(document, header, prompts):
-            suite.tests.append(_portable_test(case_id, expanded.document, header))
+            test = _portable_test(case_id, expanded.document, header)
+            if not test.input and not test.turns:
+                suite.warnings.add(
+                    test.where, "input", "none, and AgentV skips a test without input"
+                )
+            suite.tests.append(test)
     return suite
 
 
