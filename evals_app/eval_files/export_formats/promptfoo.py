@@ -95,8 +95,6 @@ ASSERT_KEYS = frozenset(
     | {"transform", "contextTransform"}
 )
 ASSERT_SET_KEYS = frozenset({"type", "assert", "weight", "metric", "threshold", "config"})
-# The keys of a promptfoo test this export passes through as AgentV wrote them.
-PASSED_TEST_KEYS = ("options", "threshold")
 _REGEX_SPECIAL = frozenset("\\^$.|?*+()[]{}/")
 
 
@@ -318,7 +316,7 @@ class _ConfigWriter:
                 metadata.update({str(name): item for name, item in value.items()})
             elif key == "options" and isinstance(value, dict):
                 entry["options"] = {**value, **entry.get("options", {})}
-            elif key == "threshold" and isinstance(value, (int, float)):
+            elif key == "threshold" and _fits(key, value):
                 entry["threshold"] = value
             elif key == "execution" and isinstance(value, dict):
                 rest = {name: item for name, item in value.items() if name != "skip_defaults"}
