@@ -14,6 +14,7 @@ from ..eval_files.export_formats import EXPORT_FORMATS
 from ..permissions import signed_in_user, workspace_access
 from ..services.exports.other_formats import ExportRefused, export_format, export_suite
 from ..services.jobs.requests import JobRefused, ask_export
+from ..services.profiles import profile_of
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from .htmx_request import HtmxHttpRequest
 
@@ -44,7 +45,12 @@ def suite_export(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResp
         (chosen, export_suite(suite, name, formatter=formatter))
         for name, chosen in EXPORT_FORMATS.items()
     ]
-    context = {"workspace": access.workspace, "suite": suite, "exports": exports}
+    context = {
+        "workspace": access.workspace,
+        "suite": suite,
+        "exports": exports,
+        "older": profile_of(suite).is_older(suite),
+    }
     return render(request, "evals/suite_export.html", context)
 
 

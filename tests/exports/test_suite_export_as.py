@@ -133,3 +133,14 @@ def test_the_export_uses_as_many_queries_for_many_cases_as_for_one(client: Clien
             for suite in (small, large)
         ]
         assert counts[0] == counts[1], name
+
+
+def test_the_export_page_says_an_older_suite_is_read_as_upgraded(client: Client) -> None:
+    space = factories.workspace("Older")
+    older = factories.suite(space, "evals/old.yaml")
+    factories.case(older, "old-case")
+    client.force_login(factories.member(space, "viewer"))
+
+    html = client.get(_page(older)).content.decode()
+
+    assert "it is read as upgraded to today's format, without changing it" in html
