@@ -10,12 +10,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_POST
 
-from ..eval_files.export_formats import EXPORT_FORMATS
 from ..permissions import signed_in_user, workspace_access
-from ..services.exports.other_formats import ExportRefused, export_format, export_suite
+from ..services.exports.other_formats import ExportRefused, export_suite, export_suite_every_way
 from ..services.jobs.requests import JobRefused, ask_export
 from ..services.profiles import profile_of
-from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from .htmx_request import HtmxHttpRequest
 
 
@@ -40,15 +38,11 @@ def suite_export(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpResp
     (docs/exports.md); any member may export."""
     access = workspace_access(request.user, slug)
     suite = get_object_or_404(access.workspace.suites, pk=suite_pk)
-    formatter = WorkspaceFormatter(access.workspace)
-    exports = [
-        (chosen, export_suite(suite, name, formatter=formatter))
-        for name, chosen in EXPORT_FORMATS.items()
-    ]
+    suite.workspace = access.workspace
     context = {
         "workspace": access.workspace,
         "suite": suite,
-        "exports": exports,
+        "exports": export_suite_every_way(suite),
         "older": profile_of(suite).is_older(suite),
     }
     return render(request, "evals/suite_export.html", context)
@@ -62,11 +56,12 @@ def suite_export_file(
     download; 404 for another name."""
     access = workspace_access(request.user, slug)
     suite = get_object_or_404(access.workspace.suites, pk=suite_pk)
+    suite.workspace = access.workspace
     try:
-        chosen = export_format(format_name)
+        exported = export_suite(suite, format_name)
     except ExportRefused as refusal:
         raise Http404(str(refusal)) from refusal
-    exported = export_suite(suite, chosen.name, formatter=WorkspaceFormatter(access.workspace))
-    response = HttpResponse(exported.text, content_type=f"{chosen.media_type}; charset=utf-8")
+    media_type = exported.format.media_type
+    response = HttpResponse(exported.text, content_type=f"{media_type}; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, exported.file_name)
     return response

@@ -30,6 +30,7 @@ class ExportRefused(Exception):
 class ExportedSuite:
     """One suite in another format: the file's name, its text and what it could not carry."""
 
+    format: ExportFormat
     file_name: str
     text: str
     tests: int
@@ -80,8 +81,14 @@ def export_suite(
     )
     text = chosen.write(portable, formatter.files)
     return ExportedSuite(
-        chosen.file_name(suite.path), text, len(portable.tests), portable.warnings.lines
+        chosen, chosen.file_name(suite.path), text, len(portable.tests), portable.warnings.lines
     )
+
+
+def export_suite_every_way(suite: Suite) -> list[ExportedSuite]:
+    """`suite` in each format it exports to, the workspace's files read once."""
+    formatter = WorkspaceFormatter(suite.workspace)
+    return [export_suite(suite, name, formatter=formatter) for name in EXPORT_FORMATS]
 
 
 def export_workspace_as(
