@@ -65,6 +65,7 @@ class World:
             "membership_pk": self.membership.pk,
             "criterion_pk": self.criterion.pk,
             "number": 1,
+            "format_name": "promptfoo",
         }
         pattern = next(p for p in _patterns() if p.name == name)
         return {key: values[key] for key in pattern.pattern.regex.groupindex}
@@ -141,6 +142,8 @@ ENDPOINTS = [
     Endpoint("workspace_search", "get", Capability.VIEW),
     Endpoint("workspace_export", "post", Capability.VIEW),
     Endpoint("suite_detail", "get", Capability.VIEW),
+    Endpoint("suite_export", "get", Capability.VIEW),
+    Endpoint("suite_export_file", "get", Capability.VIEW),
     Endpoint("file_edit", "get", Capability.VIEW),
     Endpoint("case_editor", "get", Capability.VIEW),
     Endpoint("case_yaml", "get", Capability.VIEW),

@@ -11,10 +11,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from evals_app.eval_files.export_formats import EXPORT_FORMATS
 from evals_app.formatting.profile_2025.formatter import MODES, Mode
 from evals_app.models import Case, ReviewStatus, Workspace
 from evals_app.services.exports.batches import MAX_JOBS
 from evals_app.services.exports.exporting import export_workspace
+from evals_app.services.exports.other_formats import ExportRefused, export_workspace_as
 from evals_app.services.review.review_export import write_reviews
 
 
@@ -37,6 +39,15 @@ class Command(BaseCommand):
             action="append",
             metavar="NAME",
             help="export this workspace (repeatable; default: all)",
+        )
+        parser.add_argument(
+            "--as",
+            dest="as_format",
+            choices=["agentv", *EXPORT_FORMATS],
+            default="agentv",
+            help="agentv (default): eval files, their files and formatted.jsonl; promptfoo: a "
+            "promptfoo config per suite; chat-jsonl: a chat JSONL file per suite "
+            "(docs/exports.md)",
         )
         parser.add_argument("--mode", choices=[*MODES, "both"], default="both")
         parser.add_argument(
@@ -61,8 +72,9 @@ class Command(BaseCommand):
     def handle(
         self,
         *args: Any,
-        out: Path | None,
-        reviews: Path | None,
+        out: Path | str | None,
+        reviews: Path | str | None,
+        as_format: str = "agentv",
         workspace: list[str] | None,
         mode: str,
         check: bool,
@@ -82,6 +94,9 @@ class Command(BaseCommand):
             raise CommandError("there is no workspace to export (import one with import_evals)")
         if out is None and reviews is None:
             raise CommandError("give --out DIR, --reviews FILE, or both")
+        # call_command passes options as given, not through argparse's `type`.
+        out = Path(out) if out is not None else None
+        reviews = Path(reviews) if reviews is not None else None
         if reviews is not None:
             try:
                 written = write_reviews(workspaces, reviews)
@@ -89,6 +104,9 @@ class Command(BaseCommand):
                 raise CommandError(f"cannot write {reviews}: {error.strerror}") from error
             self.stdout.write(self.style.SUCCESS(f"Wrote {written} reviews to {reviews}"))
         if out is None:
+            return
+        if as_format != "agentv":
+            self._export_as(workspaces, out, as_format, approved_only=approved_only, check=check)
             return
         modes: tuple[Mode, ...] = MODES if mode == "both" else (mode,)  # type: ignore[assignment]
         cases = Case.objects.filter(suite__workspace__in=workspaces)
@@ -129,6 +147,35 @@ class Command(BaseCommand):
                 )
         if check and warnings:
             raise CommandError(f"--check: {warnings} formatting warnings")
+
+    def _export_as(
+        self,
+        workspaces: list[Workspace],
+        out: Path,
+        as_format: str,
+        *,
+        approved_only: bool,
+        check: bool,
+    ) -> None:
+        """Each suite in another tool's format, one file per suite (docs/exports.md)."""
+        warnings = 0
+        for item in workspaces:
+            try:
+                summary = export_workspace_as(item, out, as_format, approved_only=approved_only)
+            except ExportRefused as refusal:
+                raise CommandError(f"workspace {item.name!r}: {refusal}") from refusal
+            for warning in summary.warnings:
+                self.stdout.write(f"warning: {warning}")
+            warnings += len(summary.warnings)
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Exported workspace {item.name!r} as {as_format} to {summary.folder}: "
+                    f"{summary.suites} suites, {summary.tests} tests, "
+                    f"{len(summary.warnings)} warnings"
+                )
+            )
+        if check and warnings:
+            raise CommandError(f"--check: {warnings} export warnings")
 
 
 def _positive(text: str) -> int:
