@@ -24,6 +24,7 @@ from .views import (
     suite_settings,
     suite_upgrade,
     suites,
+    trash,
     workspace_files,
     workspace_search,
     workspace_settings,
@@ -105,6 +106,8 @@ urlpatterns += [
     path("inbox/email/", inbox.inbox_preferences, name="inbox_preferences"),
     path("inbox/<id:notification_pk>/", inbox.notification_open, name="notification_open"),
     path("w/<slug:slug>/activity/", review.activity, name="activity"),
+    path("w/<slug:slug>/deleted/", trash.deleted_list, name="deleted_list"),
+    path("w/<slug:slug>/deleted/restore/", trash.deleted_restore, name="deleted_restore"),
     path("w/<slug:slug>/export.zip", exports.workspace_export, name="workspace_export"),
     path("w/<slug:slug>/members/", members.member_add, name="member_add"),
     path(

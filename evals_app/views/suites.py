@@ -104,10 +104,12 @@ def case_duplicate(
 @require_POST
 @vary_on_headers("HX-Request")
 def case_delete(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
-    """Delete a case (the form asks for confirmation first)."""
+    """Delete a case into the workspace's Deleted list (the form asks for confirmation
+    first); the message offers Undo."""
     access, case = _get_case(request, slug, suite_pk, case_pk)
-    delete_case(case, signed_in_user(request))
-    messages.success(request, f"Deleted {case.case_id}.")
+    batch = delete_case(case, signed_in_user(request))
+    # The message's Undo restores the batch (templates/evals/includes/messages.html).
+    messages.success(request, f"Deleted {case.case_id}.", extra_tags=f"undo:{batch}")
     return cases_changed(request, access, case.suite)
 
 
