@@ -15,6 +15,7 @@ from .views import (
     invitations,
     jobs,
     members,
+    profile,
     queue,
     repository,
     review,
@@ -140,9 +141,10 @@ urlpatterns += [
     path("invitations/<str:token>/", invitations.invitation, name="invitation"),
 ]
 
-# The signed-in person's API tokens (the API itself is under /api/v1/, agentv_web/urls.py).
+# The signed-in person's profile and API tokens (the API itself is under /api/v1/, agentv_web/urls.py).
 urlpatterns += [
     path("account/api-tokens/", api_tokens.api_tokens, name="api_tokens"),
+    path("account/profile/", profile.profile, name="profile"),
     path(
         "account/api-tokens/<id:token_pk>/revoke/",
         api_tokens.api_token_revoke,

@@ -26,6 +26,7 @@ from ..services.cases.list_changes import (
     move_case,
 )
 from ..services.cases.summaries import pending_summaries
+from ..services.cases.trash import trash_days
 from ..services.cases.work_list import places_on_page
 from ..services.profiles import profile_of
 from ..services.repository.conflicts import open_conflicts
@@ -204,5 +205,6 @@ def suite_context(
         # Whether the page offers upgrading it (docs/formats.md, "Upgrading to today's format").
         "older": profile_of(suite).is_older(suite),
         "conflicts": open_conflicts(workspace, suite),
+        "trash_days": trash_days(),
         **suite_run_context(access, suite, [summary.case for summary in summaries]),
     }
