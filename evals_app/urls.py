@@ -141,7 +141,7 @@ urlpatterns += [
     path("invitations/<str:token>/", invitations.invitation, name="invitation"),
 ]
 
-# The signed-in person's profile and API tokens (the API itself is under /api/v1/, agentv_web/urls.py).
+# The signed-in person's profile and API tokens (the API is under /api/v1/, agentv_web/urls.py).
 urlpatterns += [
     path("account/api-tokens/", api_tokens.api_tokens, name="api_tokens"),
     path("account/profile/", profile.profile, name="profile"),

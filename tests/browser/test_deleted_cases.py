@@ -33,7 +33,7 @@ def test_a_deleted_case_comes_back_with_undo_at_its_place_with_its_comments(
     page.goto(reverse("suite_detail", args=[example_workspace.slug, suite.pk]))
     before = ids(page)
 
-    page.get_by_text(f"Delete {case.case_id}").click()
+    page.get_by_text(f"Delete {case.case_id}", exact=True).click()
     page.get_by_role("button", name=f"Yes, delete {case.case_id}").click()
 
     expect(page.get_by_role("status")).to_contain_text(f"Deleted {case.case_id}.")
