@@ -71,6 +71,10 @@ class Command(BaseCommand):
         jobs: int | None,
         **options: Any,
     ) -> None:
+        # argparse's `type=Path` applies to the command line, not to call_command's keyword
+        # arguments: `call_command("export_evals", out="exports")` passes a string.
+        out = Path(out) if out is not None else None
+        reviews = Path(reviews) if reviews is not None else None
         workspaces = list(Workspace.objects.order_by("name"))
         if workspace:
             by_name = {item.name: item for item in workspaces}
