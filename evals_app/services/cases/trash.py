@@ -104,7 +104,9 @@ def trash_cases(cases: Sequence[Case], actor: User | None) -> str:
             rows=_dumped(_rows_of(case.pk)),
             links={
                 name: list(
-                    model.objects.filter(**{f"{field}_id": case.pk}).values_list("pk", flat=True)
+                    model._default_manager.filter(**{f"{field}_id": case.pk}).values_list(
+                        "pk", flat=True
+                    )
                 )
                 for name, (model, field) in LINKED.items()
             },
@@ -207,7 +209,9 @@ def _put_back(record: DeletedCase) -> None:
         exists[(type(row), row.pk)] = True
     case_pk = Case.objects.only("pk").get(suite=suite, case_id=record.case_id).pk
     for name, (model, field) in LINKED.items():
-        model.objects.filter(pk__in=record.links.get(name, [])).update(**{f"{field}_id": case_pk})
+        model._default_manager.filter(pk__in=record.links.get(name, [])).update(
+            **{f"{field}_id": case_pk}
+        )
 
 
 def _links_hold(row: models.Model, exists: dict[tuple[type[models.Model], Any], bool]) -> bool:
@@ -222,7 +226,7 @@ def _links_hold(row: models.Model, exists: dict[tuple[type[models.Model], Any], 
         target = field.related_model
         key = (target, value)
         if key not in exists:
-            exists[key] = target._base_manager.filter(pk=value).exists()  # type: ignore[union-attr]
+            exists[key] = target._base_manager.filter(pk=value).exists()
         if exists[key]:
             continue
         if field.remote_field.on_delete is models.SET_NULL:
