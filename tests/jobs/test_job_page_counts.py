@@ -1,5 +1,5 @@
 """A job's page never contradicts itself: once done, its summary says what it did, without
-the progress of its last phase; a job that failed shows where it stopped."""
+the unfinished progress of its last phase; a job that failed shows where it stopped."""
 
 from __future__ import annotations
 
@@ -48,6 +48,11 @@ def test_a_done_job_shows_its_summary_without_its_last_progress(
     assert summary in html
     assert f"{done} of {total} {phrase}" not in html
     assert "<progress" not in html
+
+
+def test_a_done_job_whose_progress_reached_its_end_keeps_it() -> None:
+    html = job_page(Job.State.DONE, 12, 12, "suites written", "Imported 12 suites.")
+    assert "12 of 12 suites written" in html
 
 
 def test_a_failed_job_shows_where_it_stopped() -> None:
