@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 from django.db import models
-from django.test import override_settings
+from django.test import Client, override_settings
+from django.urls import reverse
 from django.utils import timezone
 
 from evals_app.models import (
@@ -195,3 +196,34 @@ def test_every_row_that_points_at_a_case_is_kept_or_linked_again() -> None:
         else:
             assert model in kept, model.__name__
     assert Notification in kept
+
+
+def test_the_activity_of_a_deletion_leads_to_the_deleted_cases() -> None:
+    suite, case = reviewed_suite()
+    delete_case(case)
+    client = Client()
+    client.force_login(factories.admin())
+
+    html = client.get(reverse("activity", args=[suite.workspace.slug])).content.decode()
+
+    deleted = reverse("deleted_list", args=[suite.workspace.slug])
+    assert (
+        f'<span class="activity-subject">two</span>\n    <a href="{deleted}">Deleted cases</a>'
+        in html
+    )
+
+
+def test_a_viewer_sees_the_deleted_cases_but_cannot_restore_them() -> None:
+    suite, case = reviewed_suite()
+    batch = delete_case(case)
+    viewer = factories.member(suite.workspace, "viewer", "vic")
+    client = Client()
+    client.force_login(viewer)
+    slug = suite.workspace.slug
+
+    listed = client.get(reverse("deleted_list", args=[slug])).content.decode()
+    refused = client.post(reverse("deleted_restore", args=[slug]), {"batch": batch})
+
+    assert "<code>two</code>" in listed and "Restore" not in listed
+    assert refused.status_code == 403
+    assert DeletedCase.objects.filter(case_id="two").exists()
