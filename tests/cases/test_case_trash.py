@@ -29,6 +29,7 @@ from evals_app.models import (
 from evals_app.services.cases.bulk import delete_cases
 from evals_app.services.cases.list_changes import delete_case, move_case
 from evals_app.services.cases.trash import KEPT, LINKED, RestoreError, deleted_cases, restore
+from evals_app.services.cases.workspace_search import search_workspace
 from evals_app.services.review.assignments import assign_cases
 from evals_app.services.review.comments import start_thread
 from evals_app.services.review.suggestions import suggest
@@ -227,3 +228,15 @@ def test_a_viewer_sees_the_deleted_cases_but_cannot_restore_them() -> None:
     assert "<code>two</code>" in listed and "Restore" not in listed
     assert refused.status_code == 403
     assert DeletedCase.objects.filter(case_id="two").exists()
+
+
+def test_a_deleted_case_is_not_found_by_search_and_is_again_once_restored() -> None:
+    suite, case = reviewed_suite()
+    words = "Question of two"
+
+    batch = delete_case(case)
+    assert search_workspace(suite.workspace, words, None, 50).groups == []
+    restore(suite.workspace, None, batch=batch)
+
+    [group] = search_workspace(suite.workspace, words, None, 50).groups
+    assert [found.case_id for found in group.cases] == ["two"]
