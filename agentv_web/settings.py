@@ -183,6 +183,9 @@ AGENTV_JOB_FILES_DIR = Path(os.environ.get("AGENTV_JOB_FILES_DIR", DATA_DIR / "j
 # export or import at full speed on every core would otherwise make every page wait for the
 # processor; with 10, pages come first and the jobs take whatever the pages leave.
 AGENTV_WORKER_NICENESS = env_int("AGENTV_WORKER_NICENESS", 10, maximum=19)
+# How long a deleted case stays in its workspace's Deleted list, restorable (docs/user-guide.md,
+# "Deleted cases"); older ones are purged by the next deletion or restore in the workspace.
+AGENTV_TRASH_DAYS = env_int("AGENTV_TRASH_DAYS", 30, minimum=1)
 
 # Running tests with AgentV itself (docs/runs.md). The pinned CLI is node_modules/.bin/agentv
 # (`make setup`); AGENTV_COMMAND runs another one (e.g. "bun /src/agentv/apps/cli/src/cli.ts"),

@@ -15,6 +15,7 @@ from .views import (
     invitations,
     jobs,
     members,
+    profile,
     queue,
     repository,
     review,
@@ -24,6 +25,7 @@ from .views import (
     suite_settings,
     suite_upgrade,
     suites,
+    trash,
     workspace_files,
     workspace_search,
     workspace_settings,
@@ -107,6 +109,8 @@ urlpatterns += [
     path("inbox/email/", inbox.inbox_preferences, name="inbox_preferences"),
     path("inbox/<id:notification_pk>/", inbox.notification_open, name="notification_open"),
     path("w/<slug:slug>/activity/", review.activity, name="activity"),
+    path("w/<slug:slug>/deleted/", trash.deleted_list, name="deleted_list"),
+    path("w/<slug:slug>/deleted/restore/", trash.deleted_restore, name="deleted_restore"),
     path("w/<slug:slug>/export.zip", exports.workspace_export, name="workspace_export"),
     path("w/<slug:slug>/members/", members.member_add, name="member_add"),
     path(
@@ -139,9 +143,10 @@ urlpatterns += [
     path("invitations/<str:token>/", invitations.invitation, name="invitation"),
 ]
 
-# The signed-in person's API tokens (the API itself is under /api/v1/, agentv_web/urls.py).
+# The signed-in person's profile and API tokens (the API is under /api/v1/, agentv_web/urls.py).
 urlpatterns += [
     path("account/api-tokens/", api_tokens.api_tokens, name="api_tokens"),
+    path("account/profile/", profile.profile, name="profile"),
     path(
         "account/api-tokens/<id:token_pk>/revoke/",
         api_tokens.api_token_revoke,

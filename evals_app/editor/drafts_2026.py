@@ -113,6 +113,7 @@ class AssertDraft:
     name: str = ""
     weight: str = ""
     required: bool = False
+    negate: bool = False
     yaml_text: str = ""
     extra: dict[Any, Any] = field(default_factory=dict)
     key_order: list[Any] = field(default_factory=list)
@@ -127,10 +128,8 @@ class AssertDraft:
 
     @property
     def negation(self) -> str:
-        """What `negate: true` makes of the check, in words ("" without it): the form does
-        not edit it, so the editor says it plainly beside the value."""
-        if not isinstance(self.extra, dict) or self.extra.get("negate") is not True:
-            return ""
+        """What `negate: true` makes of the check, in words: the label of the form's Negate
+        box, and said beside the value when it is ticked."""
         return _NEGATIONS.get(self.kind, "This check must NOT pass")
 
     @property
@@ -158,6 +157,7 @@ class AssertDraft:
             name=item.get("name", ""),
             weight=_number_text(item.get("weight")),
             required=required is not False and required is not None,
+            negate=item.get("negate") is True,
             extra={key: value for key, value in item.items() if key not in _known(kind)},
             key_order=list(item),
             command_list=isinstance(command, list),
@@ -185,6 +185,7 @@ class AssertDraft:
         known["name"] = self.name.strip() or None
         known["weight"] = self._weight(problems, prefix)
         known["required"] = self._required()
+        known["negate"] = self._negate()
         present = {key: value for key, value in known.items() if value is not None}
         order = [key for key in self.key_order if key in present or key in self.extra]
         return ordered_mapping(present, self.extra, order)
@@ -220,6 +221,13 @@ class AssertDraft:
         if number is None:
             problems.append((f"{prefix}-weight", f"{self.weight.strip()!r} is not a number"))
         return number
+
+    def _negate(self) -> Any:
+        if self.negate:
+            return True
+        # `negate: false` as written stays while the box stays unticked.
+        before = self.original.get("negate") if isinstance(self.original, dict) else None
+        return before if before is not True else None
 
     def _required(self) -> Any:
         if not self.required:
@@ -537,6 +545,7 @@ def _assert_from_form(form: Mapping[str, str], prefix: str) -> AssertDraft:
         name=form.get(f"{prefix}-name", ""),
         weight=form.get(f"{prefix}-weight", ""),
         required=form.get(f"{prefix}-required") == "on",
+        negate=form.get(f"{prefix}-negate") == "on",
         yaml_text=form_text(form.get(f"{prefix}-yaml", "")),
         extra=meta["extra"],
         key_order=meta["key_order"],
@@ -745,7 +754,7 @@ def _assert_kind(item: Any) -> str:
 
 
 def _known(kind: str) -> tuple[str, ...]:
-    base = ("type", "name", "weight", "required")
+    base = ("type", "name", "weight", "required", "negate")
     return {
         "llm-rubric": (*base, "value", "prompt"),
         "script": (*base, "command", "cwd"),
@@ -753,7 +762,7 @@ def _known(kind: str) -> tuple[str, ...]:
 
 
 def _same_assert(read: AssertDraft, posted: AssertDraft) -> bool:
-    names = ("kind", "value", "prompt", "command", "cwd", "name", "weight", "required")
+    names = ("kind", "value", "prompt", "command", "cwd", "name", "weight", "required", "negate")
     if read.kind == "other":
         return posted.kind == "other" and read.yaml_text.strip() == posted.yaml_text.strip()
     return all(

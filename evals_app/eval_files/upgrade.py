@@ -22,6 +22,7 @@ from .dialects import (
     INPUT_PATHS,
     OUTCOME_KEYS,
 )
+from .draft_spelling import respelled_draft
 from .errors import EvalFileError
 from .grading_upgrade import GradingContext, evaluator_asserts, is_default_judge, rubric_assert
 
@@ -202,8 +203,9 @@ def upgrade_case(
 ) -> UpgradedCase:
     """Today's test for an older case (any period's spelling). Raises EvalFileError for a
     case no AgentV would read (eval_files.case_parts.split_case)."""
+    document, respelled = respelled_draft(document)
     parts = split_case(dict(document))
-    result = UpgradedCase(parts.case_id, {})
+    result = UpgradedCase(parts.case_id, {}, changes=respelled)
     _CaseUpgrade(document, parts, prompt_files or {}, result).run()
     return result
 

@@ -154,7 +154,10 @@ class _Splicer:
             prefix = "".join(anchor + " " for anchor in anchors)
         old_block = node.style in ("|", ">")
         indent = self._block_indent(node, parent_column)
-        written = scalar_text(new, node.style, indent=indent, newline=newline, habits=self.habits)
+        source = self._folded_source(node, indent) if node.style == ">" else None
+        written = scalar_text(
+            new, node.style, indent=indent, newline=newline, habits=self.habits, source=source
+        )
         new_block = written[:1] in ("|", ">")
         lead = " " if node.is_empty_plain else ""
         ends_line = node.end > 0 and text[node.end - 1] in _BREAKS
@@ -200,6 +203,17 @@ class _Splicer:
         if "  " in written or not reads_back(folded.replace(self.habits.newline, "\n"), value):
             return written
         return folded
+
+    def _folded_source(self, node: Node, indent: int) -> list[str]:
+        """The lines of a folded scalar's text after its header, `indent` columns removed."""
+        first_break = LINE_BREAK.search(self.text, node.start, node.end)
+        if first_break is None:
+            return []
+        body = self.text[first_break.end() : node.end]
+        lines = LINE_BREAK.split(body)
+        if lines and lines[-1] == "":
+            lines.pop()
+        return [line[indent:] for line in lines]
 
     def _block_indent(self, node: Node, parent_column: int) -> int:
         """The indentation of a block scalar's lines: the old one's, else one step in."""

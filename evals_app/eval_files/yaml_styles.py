@@ -8,7 +8,9 @@ ruamel.yaml with the file's indentation and quoting habits.
 
 from __future__ import annotations
 
+import difflib
 import io
+import itertools
 import math
 import re
 from collections import Counter
@@ -111,9 +113,13 @@ def inline_text(value: str, style: str | None) -> str | None:
     return None if _needs_quotes(value) else value
 
 
-def block_text(value: str, style: str, indent: int, newline: str) -> str | None:
+def block_text(
+    value: str, style: str, indent: int, newline: str, source: list[str] | None = None
+) -> str | None:
     """`value` as a block scalar: header, line break, lines indented by `indent`, each ending
-    in `newline`; None when the value cannot be one (characters only escapes can write)."""
+    in `newline`; None when the value cannot be one (characters only escapes can write). A
+    folded (`>`) value breaks its lines where `source`, the lines of the scalar it replaces,
+    broke them between words that are still there."""
     if any(not (char.isprintable() or char == "\t") for char in value.replace("\n", "")):
         return None
     if value.endswith("\n\n") or (value == "\n"):
@@ -125,7 +131,7 @@ def block_text(value: str, style: str, indent: int, newline: str) -> str | None:
     # The chomping is the one the value needs: a kept indicator would change the value.
     lines = body.split("\n")
     if style == ">":
-        lines = _folded_lines(lines)
+        lines = _folded_lines(lines, _kept_breaks(source or [], lines))
     if lines and lines[0].startswith((" ", "\t")):
         # It would need an indentation indicator, which counts from the parent's column:
         # the nearest quoted style is simpler and as faithful.
@@ -139,29 +145,101 @@ def block_text(value: str, style: str, indent: int, newline: str) -> str | None:
     return text
 
 
-def _folded_lines(lines: list[str]) -> list[str]:
+def _folded_lines(lines: list[str], breaks: dict[int, list[int]]) -> list[str]:
     """The source lines of a folded scalar whose value has `lines`: a break between two
-    ordinary lines needs one more blank line in the source (it folds to nothing)."""
+    ordinary lines needs one more blank line in the source (it folds to nothing); line `i`
+    is also broken at the spaces at offsets `breaks[i]` (each folds back to its space)."""
     out: list[str] = []
-    previous: str | None = None
-    for line in lines:
+    for index, line in enumerate(lines):
         ordinary = bool(line) and not line.startswith((" ", "\t"))
-        if ordinary and previous is not None:
+        if ordinary and index:
             # Find the last line with text before this one: a run of empty lines between two
             # ordinary lines keeps one break fewer than the source has.
             last_text = next((item for item in reversed(out) if item), None)
             if last_text is not None and not last_text.startswith((" ", "\t")):
                 out.append("")
-        out.append(line)
-        previous = line
+        cuts = [-1, *breaks.get(index, []), len(line)]
+        out.extend(line[start + 1 : end] for start, end in itertools.pairwise(cuts))
     return out
 
 
+def _kept_breaks(source: list[str], lines: list[str]) -> dict[int, list[int]]:
+    """Where to break the ordinary `lines` of a folded value: at the single spaces between
+    two words that the old scalar's `source` lines (indentation removed) broke between, found
+    by matching the old words with the new ones, so an edit moves no break around it.
+
+    Only a space between two words with no white space at their edges can be a break: a line
+    starting with white space does not fold."""
+    old_words: list[str] = []
+    old_breaks: list[bool] = []
+    folds = [_ordinary(line) for line in source]
+    for index, line in enumerate(source):
+        words = line.split(" ")
+        old_words += words
+        # A break that folds to a space: between two ordinary lines.
+        folded = folds[index] and index + 1 < len(source) and folds[index + 1]
+        old_breaks += [False] * (len(words) - 1) + [folded]
+    new_words: list[str] = []
+    # Per new word: (line index, offset of the space after it, whether a break may go there).
+    places: list[tuple[int, int, bool]] = []
+    for index, line in enumerate(lines):
+        words = line.split(" ")
+        ordinary = _ordinary(line)
+        offset = 0
+        for number, word in enumerate(words):
+            offset += len(word)
+            following = words[number + 1] if number + 1 < len(words) else ""
+            breakable = ordinary and _bare(word) and _bare(following)
+            new_words.append(word)
+            places.append((index, offset, breakable))
+            offset += 1
+    matcher = difflib.SequenceMatcher(None, old_words, new_words, autojunk=False)
+    matched = {
+        old_start + step: new_start + step
+        for old_start, new_start, size in matcher.get_matching_blocks()
+        for step in range(size)
+    }
+    breaks: dict[int, set[int]] = {}
+    for old_index, broken in enumerate(old_breaks):
+        if not broken:
+            continue
+        # The break precedes the word after it (a word added at the line's end stays on the
+        # line), else follows the word before it (the word after it was replaced or removed).
+        if old_index + 1 in matched:
+            new_index = matched[old_index + 1] - 1
+        elif old_index in matched:
+            new_index = matched[old_index]
+        else:
+            continue
+        if new_index >= 0:
+            index, offset, breakable = places[new_index]
+            if breakable:
+                breaks.setdefault(index, set()).add(offset)
+    return {index: sorted(offsets) for index, offsets in breaks.items()}
+
+
+def _ordinary(line: str) -> bool:
+    """Whether a folded scalar's line folds: it has text and starts with none of white space."""
+    return bool(line) and not line.startswith((" ", "\t"))
+
+
+def _bare(word: str) -> bool:
+    return bool(word) and word == word.strip(" \t")
+
+
 def scalar_text(
-    value: Any, old_style: str | None, *, indent: int, newline: str, habits: Habits
+    value: Any,
+    old_style: str | None,
+    *,
+    indent: int,
+    newline: str,
+    habits: Habits,
+    source: list[str] | None = None,
 ) -> str:
     """The text of a changed scalar that had `old_style`, in that style when the value allows
-    it, else the nearest; a block scalar's text ends with a line break."""
+    it, else the nearest; a block scalar's text ends with a line break. A folded scalar keeps
+    the line breaks of its `source` lines (indentation removed) where its words did not
+    change, so that a changed word changes one line of the file, not the paragraph."""
     plain = plain_text(value)
     if plain is not None:
         return plain
@@ -177,6 +255,10 @@ def scalar_text(
     else:
         order = ["|", habits.quote, '"'] if multiline else [None, habits.quote, '"']
     for style in order:
+        if style == ">" and source:
+            text = block_text(value, style, indent, newline, source)
+            if text is not None and _block_reads_back(text, value, newline):
+                return text
         if style in ("|", ">"):
             text = block_text(value, style, indent, newline)
             if text is not None and _block_reads_back(text, value, newline):

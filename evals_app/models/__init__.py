@@ -13,6 +13,7 @@ from .review import Comment, CommentThread, Membership, ReviewEvent, Revision
 from .review_forms import CaseReview, ReviewCriterion, ReviewRules, ReviewScore
 from .run import Run, RunResult
 from .suggestions import Suggestion
+from .trash import DeletedCase
 from .workspace import Suite, Workspace, WorkspaceFile
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "CaseReview",
     "Comment",
     "CommentThread",
+    "DeletedCase",
     "Job",
     "Membership",
     "Notification",

@@ -23,6 +23,8 @@ class ActivityRecord(models.Model):
         CASE_DELETED = "case_deleted", "deleted case"
         CASE_MOVED = "case_moved", "moved case"
         CASES_DELETED = "cases_deleted", "deleted cases"
+        CASE_RESTORED = "case_restored", "restored case"
+        CASES_RESTORED = "cases_restored", "restored cases"
         CASES_MOVED = "cases_moved", "moved cases"
         SUITE_CREATED = "suite_created", "created suite"
         SUITE_IMPORTED = "suite_imported", "imported suite"

@@ -123,7 +123,9 @@ def _report(request: HtmxHttpRequest, result: BulkResult, done_label: str) -> No
     if result.done:
         count = len(result.done)
         cases = "case" if count == 1 else "cases"
-        messages.success(request, f"{done_label}: {count} {cases} ({', '.join(result.done)}).")
+        said = f"{done_label}: {count} {cases} ({', '.join(result.done)})."
+        # A deletion's Undo restores its batch (templates/evals/includes/messages.html).
+        messages.success(request, said, extra_tags=f"undo:{result.undo}" if result.undo else "")
     for case_id, reason in result.refused:
         # The review rules' reasons may already start with the case's id.
         said = reason if reason.startswith(f"{case_id} ") else f"{case_id}: {reason}"

@@ -32,7 +32,12 @@ def job_detail(request: HtmxHttpRequest, job_pk: int) -> HttpResponse:
     job = _own_job(request, job_pk)
     end = job.finished_at or timezone.now()
     elapsed = int((end - job.started_at).total_seconds()) if job.started_at else None
-    context = {"job": job, "elapsed": elapsed}
+    # A done job's summary says what it did: progress its last phase left unfinished ("0 of 1
+    # commits made" above "Published 1 changed case") would contradict it. A failed or
+    # cancelled job shows where it stopped.
+    unfinished_phase = job.state == Job.State.DONE and job.done < job.total
+    show_progress = job.state == Job.State.RUNNING or (bool(job.total) and not unfinished_phase)
+    context = {"job": job, "elapsed": elapsed, "show_progress": show_progress}
     return render(request, f"{PAGE}#job-status" if request.htmx else PAGE, context)
 
 

@@ -42,11 +42,14 @@ def member_add(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 link = request.build_absolute_uri(
                     reverse("invitation", args=[added.invitation_token])
                 )
+                # The message shows the link in a box with a copy button
+                # (templates/evals/includes/messages.html).
                 messages.success(
                     request,
                     f"No account has the email {form.cleaned_data['username'].strip()}. Send "
                     f"them this link: it lets them create their account and join as "
-                    f"{Membership.Role(role).label}, once, within {INVITATION_DAYS} days: {link}",
+                    f"{Membership.Role(role).label}, once, within {INVITATION_DAYS} days.",
+                    extra_tags=f"copy:{link}",
                 )
             return redirect(_members_url(slug))
     context = workspace_context(access, member_form=form)

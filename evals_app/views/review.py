@@ -24,6 +24,7 @@ from ..permissions import (
 from ..request_numbers import parse_number
 from ..services.review.comments import CommentError, reopen, reply, resolve, start_thread
 from ..services.review.criteria import CriterionError, read_answers, review_form
+from ..services.review.notifications import mention_reach
 from ..services.review.workflow import ReviewError, move, waiting_for_review
 from ..services.workspaces.activity import ActivityKey, workspace_activity
 from .htmx_request import HtmxHttpRequest
@@ -58,17 +59,12 @@ def thread_create(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: i
     """Start a comment thread on the case or on one turn (`anchor` like `input-2`)."""
     access, case = case_or_404(request, slug, suite_pk, case_pk, Capability.COMMENT)
     section, _, turn = request.POST.get("anchor", "").partition("-")
+    text = request.POST.get("text", "")
     try:
-        start_thread(
-            case,
-            signed_in_user(request),
-            request.POST.get("text", ""),
-            section=section,
-            turn=parse_number(turn),
-        )
+        start_thread(case, signed_in_user(request), text, section=section, turn=parse_number(turn))
     except CommentError as error:
         return _review_response(request, access, case, error=str(error), draft_comment=True)
-    return _review_response(request, access, case)
+    return _review_response(request, access, case, mentions=_reach(access, request, text))
 
 
 @require_POST
@@ -85,10 +81,17 @@ def thread_reply(
         elif step == "reopen":
             reopen(thread)
         else:
-            reply(thread, signed_in_user(request), request.POST.get("text", ""))
+            text = request.POST.get("text", "")
+            reply(thread, signed_in_user(request), text)
+            return _review_response(request, access, case, mentions=_reach(access, request, text))
     except CommentError as error:
         return _review_response(request, access, case, error=str(error))
     return _review_response(request, access, case)
+
+
+def _reach(access: WorkspaceAccess, request: HtmxHttpRequest, text: str) -> list[str]:
+    """What the comment's mentions reached, in words (docs/user-guide.md, "Mentions")."""
+    return mention_reach(access.workspace.pk, text, signed_in_user(request)).said()
 
 
 def _review_response(
@@ -102,6 +105,8 @@ def _review_response(
         return render(request, f"{EDITOR}#review-panel", context, status=status)
     if extra.get("error"):
         messages.error(request, extra["error"])
+    for sentence in extra.get("mentions", []):
+        messages.info(request, sentence)
     url = reverse("case_editor", args=[access.workspace.slug, case.suite.pk, case.pk])
     return redirect(f"{url}#review")
 

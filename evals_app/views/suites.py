@@ -26,6 +26,7 @@ from ..services.cases.list_changes import (
     move_case,
 )
 from ..services.cases.summaries import pending_summaries
+from ..services.cases.trash import trash_days
 from ..services.cases.work_list import places_on_page
 from ..services.profiles import profile_of
 from ..services.repository.conflicts import open_conflicts
@@ -104,10 +105,12 @@ def case_duplicate(
 @require_POST
 @vary_on_headers("HX-Request")
 def case_delete(request: HtmxHttpRequest, slug: str, suite_pk: int, case_pk: int) -> HttpResponse:
-    """Delete a case (the form asks for confirmation first)."""
+    """Delete a case into the workspace's Deleted list (the form asks for confirmation
+    first); the message offers Undo."""
     access, case = _get_case(request, slug, suite_pk, case_pk)
-    delete_case(case, signed_in_user(request))
-    messages.success(request, f"Deleted {case.case_id}.")
+    batch = delete_case(case, signed_in_user(request))
+    # The message's Undo restores the batch (templates/evals/includes/messages.html).
+    messages.success(request, f"Deleted {case.case_id}.", extra_tags=f"undo:{batch}")
     return cases_changed(request, access, case.suite)
 
 
@@ -202,5 +205,6 @@ def suite_context(
         # Whether the page offers upgrading it (docs/formats.md, "Upgrading to today's format").
         "older": profile_of(suite).is_older(suite),
         "conflicts": open_conflicts(workspace, suite),
+        "trash_days": trash_days(),
         **suite_run_context(access, suite, [summary.case for summary in summaries]),
     }

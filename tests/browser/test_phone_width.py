@@ -47,6 +47,8 @@ def every_page(workspace: Workspace, older: Workspace) -> dict[str, str]:
         "search": reverse("workspace_search", args=[slug]) + "?q=review",
         "review queue": reverse("review_queue"),
         "API tokens": reverse("api_tokens"),
+        "profile": reverse("profile"),
+        "deleted cases": reverse("deleted_list", args=[slug]),
         "new file": reverse("file_create", args=[slug]),
         "file": reverse("file_edit", args=[slug, file.pk]),
         "suite": reverse("suite_detail", args=suite_args),

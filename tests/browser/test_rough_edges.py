@@ -94,8 +94,14 @@ def test_an_owner_invites_an_email_and_the_person_joins_with_the_link(
     members.get_by_role("button", name="Add or change member").click()
     message = owner_page.get_by_text("No account has the email nora@example.com.")
     expect(message).to_be_visible()
-    link = re.search(r"https?://\S+/invitations/\S+/", message.inner_text())
+    owner_page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    owner_page.get_by_role("button", name="Copy link").click()
+    expect(owner_page.get_by_text("Copied to the clipboard.")).to_be_visible()
+    link = re.fullmatch(
+        r"https?://\S+/invitations/\S+/", owner_page.evaluate("navigator.clipboard.readText()")
+    )
     assert link is not None
+    assert owner_page.get_by_label("Link to copy").input_value() == link.group()
 
     newcomer_page.goto(link.group())
     newcomer_page.get_by_label("Username").fill("nora")

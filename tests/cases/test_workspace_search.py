@@ -90,3 +90,37 @@ def test_the_search_reads_a_page_in_a_bounded_number_of_queries(
 
     with django_assert_max_num_queries(12):  # type: ignore[operator]
         client.get(reverse("workspace_search", args=[team.slug]), {"q": "e"})
+
+
+def test_each_case_found_by_its_text_shows_the_text_it_matched(team: Workspace) -> None:
+    search = search_workspace(team, "refund", None, 50)
+    found = {
+        case.case_id: group.found.get(case.pk) for group in search.groups for case in group.cases
+    }
+
+    # Ids that hold the words need no excerpt; a text shows the words as written.
+    assert found["refund-late"] is None
+    assert found["login"] == ("I cannot log in to get my ", "REFUND", ".")
+
+
+def test_an_excerpt_is_cut_around_the_match_in_a_long_text() -> None:
+    workspace = factories.workspace()
+    long_text = "a " * 100 + "the needle here" + " b" * 100
+    factories.case(factories.suite(workspace), "haystack", ("user", long_text))
+
+    [group] = search_workspace(workspace, "needle", None, 50).groups
+    before, match, after = group.found[group.cases[0].pk]
+
+    assert match == "needle"
+    assert before.startswith("…") and before.endswith("the ") and len(before) <= 61
+    assert after.startswith(" here") and after.endswith("…") and len(after) <= 61
+
+
+def test_the_results_page_marks_the_matched_words(team: Workspace) -> None:
+    client = Client()
+    client.force_login(factories.admin())
+    html = client.get(reverse("workspace_search", args=[team.slug]), {"q": "refund"}).content
+    assert (
+        b'<span class="search-excerpt">I cannot log in to get my <mark>REFUND</mark>.</span>'
+        in html
+    )

@@ -182,15 +182,6 @@ def test_field_options_today_s_agentv_ignores_are_noted() -> None:
 # (what has no equivalent, 2025 evaluator, the reason reported)
 UNCONVERTIBLE: list[tuple[str, dict[str, Any], str]] = [
     (
-        "a per-tool latency check",
-        {
-            "type": "tool_trajectory",
-            "mode": "in_order",
-            "expected": [{"tool": "a", "max_duration_ms": 5}],
-        },
-        "`max_duration_ms`",
-    ),
-    (
         "a code judge aggregator",
         {
             "type": "composite",
@@ -231,11 +222,44 @@ def test_what_has_no_equivalent_is_kept_and_reported(
         assert upgraded.document["assert"] == [evaluator]
 
 
+def test_a_tool_trajectory_with_latency_budgets_keeps_its_calls_and_names_each_budget() -> None:
+    evaluator = {
+        "name": "fast",
+        "type": "tool_trajectory",
+        "mode": "in_order",
+        "expected": [
+            {"tool": "search", "args": {"q": "Paris"}, "max_duration_ms": 500},
+            {"tool": "answer"},
+        ],
+    }
+    upgraded = upgrade_case({"id": "a", "input": "Hi", "evaluators": [evaluator]})
+
+    assert upgraded.skips == []
+    assert upgraded.document["assert"] == [
+        {
+            "type": "trajectory:tool-sequence",
+            "value": {"mode": "in_order", "steps": ["search", "answer"]},
+            "metric": "fast-1",
+            "weight": 0.5,
+        },
+        {
+            "type": "trajectory:tool-args-match",
+            "value": {"name": "search", "args": {"q": "Paris"}, "mode": "exact"},
+            "metric": "fast-2",
+            "weight": 0.5,
+        },
+    ]
+    assert (
+        "AgentV will not check the per-tool latency budgets (search within 500 ms): today's "
+        "AgentV has no per-tool latency check; the tool calls are still checked"
+    ) in upgraded.notes
+
+
 def test_a_skip_is_named_first_among_the_case_s_notes_of_the_file() -> None:
     evaluator = {
-        "type": "tool_trajectory",
-        "mode": "exact",
-        "expected": [{"tool": "a", "max_duration_ms": 1}],
+        "type": "composite",
+        "evaluators": [{"type": "llm_judge", "prompt": "Safe?\n"}],
+        "aggregator": {"type": "code_judge", "path": "node agg.js"},
     }
     case = {"id": "slow", "input": "Hi", "evaluators": [evaluator]}
     upgraded = upgrade_eval_file({"evalcases": None}, [case], "evalcases")

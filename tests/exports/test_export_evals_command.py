@@ -85,6 +85,15 @@ def test_formatted_lines_match_the_engine_run_on_the_files(
             assert record["evaluator_prompt"] == expected.evaluator_prompt()
 
 
+def test_call_command_takes_the_folders_as_strings(example: None, tmp_path: Path) -> None:
+    """argparse's `type=Path` is not applied to call_command's keyword arguments."""
+    reviews = str(tmp_path / "reviews.jsonl")
+    call_command("export_evals", out=str(tmp_path / "out"), reviews=reviews, mode="lm")
+
+    assert (tmp_path / "out" / "example-workspace" / "formatted.jsonl").exists()
+    assert (tmp_path / "reviews.jsonl").exists()
+
+
 def test_one_mode_writes_one_line_per_case(example: None, tmp_path: Path) -> None:
     records = export(tmp_path, "--mode", "agent")
 

@@ -139,6 +139,8 @@ class Endpoint:
 ENDPOINTS = [
     Endpoint("workspace_detail", "get", Capability.VIEW),
     Endpoint("activity", "get", Capability.VIEW),
+    Endpoint("deleted_list", "get", Capability.VIEW),
+    Endpoint("deleted_restore", "post", Capability.EDIT, lambda w: {"deleted": "0"}),
     Endpoint("workspace_search", "get", Capability.VIEW),
     Endpoint("workspace_export", "post", Capability.VIEW),
     Endpoint("suite_detail", "get", Capability.VIEW),
@@ -297,7 +299,7 @@ def test_every_view_of_the_app_is_in_the_matrix() -> None:
     anywhere |= {"my_queue", "queue_next"}
     # One's own notifications (tests/review/test_notifications.py).
     anywhere |= {"inbox", "inbox_count", "inbox_read", "inbox_preferences", "notification_open"}
-    anywhere |= {"api_tokens", "api_token_revoke", "list_workspaces", "queue"}
+    anywhere |= {"api_tokens", "api_token_revoke", "list_workspaces", "queue", "profile"}
     anywhere |= {"openapi-json", "openapi-view", "api-root", "invitation"}
     # A job is its requester's alone: anyone else gets a 404 (tests/jobs/).
     anywhere |= {"running_jobs", "job_detail", "job_cancel", "job_download"}

@@ -83,6 +83,10 @@ class Command(BaseCommand):
         jobs: int | None,
         **options: Any,
     ) -> None:
+        # argparse's `type=Path` applies to the command line, not to call_command's keyword
+        # arguments: `call_command("export_evals", out="exports")` passes a string.
+        out = Path(out) if out is not None else None
+        reviews = Path(reviews) if reviews is not None else None
         workspaces = list(Workspace.objects.order_by("name"))
         if workspace:
             by_name = {item.name: item for item in workspaces}
@@ -94,9 +98,6 @@ class Command(BaseCommand):
             raise CommandError("there is no workspace to export (import one with import_evals)")
         if out is None and reviews is None:
             raise CommandError("give --out DIR, --reviews FILE, or both")
-        # call_command passes options as given, not through argparse's `type`.
-        out = Path(out) if out is not None else None
-        reviews = Path(reviews) if reviews is not None else None
         if reviews is not None:
             try:
                 written = write_reviews(workspaces, reviews)

@@ -33,6 +33,7 @@ class Command(BaseCommand):
     def handle(
         self, *args: Any, path: Path, workspace: str | None, dry_run: bool, **options: Any
     ) -> None:
+        path = Path(path)  # a string from call_command's keyword arguments, which skip `type`
         try:
             summary = import_workspace(path, workspace, dry_run=dry_run, link=True)
         except ImportFailed as failure:

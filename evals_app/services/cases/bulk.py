@@ -25,6 +25,7 @@ from .editing import save_case
 from .positions import end_positions
 from .summaries import refresh_later
 from .tags import checked_tag, with_tag, without_tag
+from .trash import trash_cases
 
 
 @dataclass
@@ -33,6 +34,8 @@ class BulkResult:
 
     done: list[str] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)
+    # A deletion's batch in the Deleted list, which its Undo restores.
+    undo: str = ""
 
 
 def submit_cases(suite: Suite, pks: Sequence[int], actor: User) -> BulkResult:
@@ -110,14 +113,17 @@ def tag_cases(
 
 
 def delete_cases(suite: Suite, pks: Sequence[int], actor: User | None = None) -> BulkResult:
-    """Delete the cases `pks` of `suite` (their turns, threads and history with them)."""
+    """Delete the cases `pks` of `suite` into the workspace's Deleted list, with their threads,
+    reviews and history (services/cases/trash.py)."""
     with transaction.atomic():
         _lock(suite)
         cases = _current(suite, pks)
-        Case.objects.filter(pk__in=[case.pk for case in cases]).delete()
+        for case in cases:
+            case.suite = suite
+        batch = trash_cases(cases, actor)
         if cases:
             _record(suite, actor, "deleted", cases, f"from {suite.path}")
-    return BulkResult(done=[case.case_id for case in cases])
+    return BulkResult(done=[case.case_id for case in cases], undo=batch)
 
 
 def _review(suite: Suite, pks: Sequence[int], actor: User, action: str) -> BulkResult:

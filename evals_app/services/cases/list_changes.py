@@ -21,6 +21,7 @@ from ..review.revisions import record_revision
 from ..workspaces.activity import record_activity
 from .positions import end_positions, place_of, position_after, swap_positions
 from .summaries import refresh_case
+from .trash import trash_cases
 
 Direction = Literal["up", "down"]
 COPY_NAMES_PER_QUERY = 100
@@ -109,13 +110,16 @@ def duplicate_case(case: Case, author: User | None = None) -> Case:
     return duplicate
 
 
-def delete_case(case: Case, actor: User | None = None) -> None:
-    """Delete `case`; the others keep their positions (a gap is no harm)."""
+def delete_case(case: Case, actor: User | None = None) -> str:
+    """Delete `case` into the workspace's Deleted list (services/cases/trash.py); the others
+    keep their positions (a gap is no harm). Returns the batch an Undo restores."""
     with transaction.atomic():
         suite = _lock(case.suite_id)
-        Case.objects.filter(pk=case.pk).delete()
+        current = list(Case.objects.select_related("suite").filter(pk=case.pk))
+        batch = trash_cases(current, actor)
         action = ActivityRecord.Action.CASE_DELETED
         record_activity(suite.workspace_id, actor, action, case.case_id, f"from {suite.path}")
+    return batch
 
 
 def move_case(case: Case, direction: Direction, actor: User | None = None) -> bool:

@@ -18,7 +18,10 @@ from ...eval_files.yaml_dumper import dump_yaml
 
 Op = Literal["equal", "insert", "delete"]
 TurnKind = Literal["unchanged", "changed", "added", "removed", "moved"]
-_WORDS = re.compile(r"\s+|[^\s]+")
+# A text's words, each with the white space after it (white space before the first word is a
+# token of its own): words are matched, never the spaces between them, which would otherwise
+# match across a changed passage and cut it into interleaved pieces.
+_WORDS = re.compile(r"^\s+|\S+\s*")
 
 
 @dataclass(frozen=True)
@@ -202,19 +205,74 @@ _FIELD_NAMES = {
 
 
 def word_diff(old: str, new: str) -> list[tuple[Op, str]]:
-    """`new` compared with `old` word by word (whitespace kept), as (op, text) runs."""
+    """`new` compared with `old` word by word (whitespace kept), as (op, text) runs: each
+    changed passage is all its removed text, then all its added text."""
     old_words, new_words = _WORDS.findall(old), _WORDS.findall(new)
-    parts: list[tuple[Op, str]] = []
-    matcher = SequenceMatcher(None, old_words, new_words, autojunk=False)
+    runs: list[tuple[Op, str]] = []
+    matcher = SequenceMatcher(
+        None, [word.strip() for word in old_words], [word.strip() for word in new_words], False
+    )
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            parts.append(("equal", "".join(old_words[i1:i2])))
+        if tag != "equal":
+            runs += [("delete", "".join(old_words[i1:i2])), ("insert", "".join(new_words[j1:j2]))]
             continue
-        if i2 > i1:
-            parts.append(("delete", "".join(old_words[i1:i2])))
-        if j2 > j1:
-            parts.append(("insert", "".join(new_words[j1:j2])))
+        # The same words; the white space after one may differ, and only that is changed.
+        for before, after in zip(old_words[i1:i2], new_words[j1:j2], strict=True):
+            word = before.strip() if before.strip() else ""
+            runs += [
+                ("equal", word if before != after else before),
+                ("delete", "" if before == after else before[len(word) :]),
+                ("insert", "" if before == after else after[len(word) :]),
+            ]
+    return _grouped(runs)
+
+
+def _grouped(runs: list[tuple[Op, str]]) -> list[tuple[Op, str]]:
+    """The runs with each stretch between two unchanged runs as one removal then one addition."""
+    parts: list[tuple[Op, str]] = []
+    changed: dict[Op, str] = {"delete": "", "insert": ""}
+
+    def keep(text: str) -> None:
+        if text and parts and parts[-1][0] == "equal":
+            parts[-1] = ("equal", parts[-1][1] + text)
+        elif text:
+            parts.append(("equal", text))
+
+    def flush() -> None:
+        removed, added = changed["delete"], changed["insert"]
+        # White space both sides share at the passage's ends is no change ("here)\n" → "\n").
+        lead = trail = ""
+        if removed and added:
+            lead = _common_space(removed, added)
+            removed, added = removed[len(lead) :], added[len(lead) :]
+            trail = _common_space(removed[::-1], added[::-1])[::-1]
+            removed, added = removed[: len(removed) - len(trail)], added[: len(added) - len(trail)]
+        keep(lead)
+        if removed:
+            parts.append(("delete", removed))
+        if added:
+            parts.append(("insert", added))
+        keep(trail)
+        changed["delete"] = changed["insert"] = ""
+
+    for op, text in runs:
+        if op != "equal":
+            changed[op] += text
+        elif text:
+            flush()
+            keep(text)
+    flush()
     return parts
+
+
+def _common_space(first: str, second: str) -> str:
+    """The white space both texts start with."""
+    shared = ""
+    for one, other in zip(first, second, strict=False):
+        if one != other or not one.isspace():
+            break
+        shared += one
+    return shared
 
 
 def line_diff(old: str, new: str) -> list[LineRow]:

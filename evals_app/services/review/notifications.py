@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -36,6 +37,45 @@ def mentioned(text: str) -> list[str]:
     """The usernames `text` mentions as `@username`, in order, each once."""
     names = (match.group(1).rstrip(".") for match in MENTION.finditer(text))
     return list(dict.fromkeys(name for name in names if name))
+
+
+class MentionReach(NamedTuple):
+    """Whom a text's mentions reach: the members told, and the names that tell nobody."""
+
+    told: list[str]
+    not_members: list[str]
+    unknown: list[str]
+
+    def said(self) -> list[str]:
+        """What the comment form tells its author, one sentence per outcome."""
+        sentences = []
+        if self.told:
+            sentences.append(f"Notified {_names(self.told)}.")
+        if self.not_members:
+            verb = "is not a member" if len(self.not_members) == 1 else "are not members"
+            sentences.append(f"Not notified: {_names(self.not_members)} {verb} of this workspace.")
+        if self.unknown:
+            verb = "is no user" if len(self.unknown) == 1 else "are no users"
+            sentences.append(f"Not notified: {_names(self.unknown)} {verb} here.")
+        return sentences
+
+
+def _names(names: list[str]) -> str:
+    marked = [f"@{name}" for name in names]
+    return marked[0] if len(marked) == 1 else f"{', '.join(marked[:-1])} and {marked[-1]}"
+
+
+def mention_reach(workspace_id: int, text: str, author: User | None = None) -> MentionReach:
+    """Who `text` (by `author`, never told of their own mention) reaches: the members it names
+    are told; a name that is an account but no member, or no account, tells nobody."""
+    names = [name for name in mentioned(text) if author is None or name != author.username]
+    members = {user.username for user in members_named(workspace_id, names)}
+    accounts = set(User.objects.filter(username__in=names).values_list("username", flat=True))
+    return MentionReach(
+        told=[name for name in names if name in members],
+        not_members=[name for name in names if name in accounts - members],
+        unknown=[name for name in names if name not in accounts],
+    )
 
 
 def members_named(workspace_id: int, names: Iterable[str]) -> list[User]:
