@@ -244,7 +244,7 @@ def test_linking_with_a_credential_without_a_key_is_refused(remote_settings: Any
         secret=TOKEN,
     )
 
-    with pytest.raises(CredentialError, match="no AGENTV_CREDENTIALS_KEY"):
+    with pytest.raises(LinkRefused, match="no AGENTV_CREDENTIALS_KEY"):
         link_remote(workspace, request)
 
     assert not RepositoryRemote.objects.exists()

@@ -21,6 +21,7 @@ from ..imports.reimport_report import reimport_counts
 from ..imports.zip_import import ZipImportFailed, import_zip
 from ..repository.credentials import CredentialError
 from ..repository.git import GitError
+from ..repository.linking import link_repository
 from ..repository.publishing import PublishRefused
 from ..repository.remotes import fetch_remote, publish_and_push
 from ..repository.sync import NotLinked, sync_repository
@@ -167,7 +168,8 @@ def apply_repository(job: Job, progress: Progress) -> dict[str, Any]:
     try:
         commit, report = sync_repository(
             workspace,
-            checked=job.arguments.get("commit") or None,
+            # Only the commit the check showed: an empty one is refused like another.
+            checked=str(job.arguments.get("commit", "")),
             actor=job.requested_by,
             progress=progress,
         )
@@ -234,4 +236,5 @@ OPERATIONS: dict[str, Operation] = {
     Job.Kind.PUBLISH: publish,
     Job.Kind.UPGRADE: upgrade,
     Job.Kind.RUN: run_cases,
+    Job.Kind.LINK: link_repository,
 }

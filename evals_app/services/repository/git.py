@@ -11,7 +11,7 @@ import hashlib
 import os
 import subprocess
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -431,8 +431,9 @@ class Transport:
     credential, and the secrets no message may show."""
 
     protocols: tuple[str, ...]
-    environment: dict[str, str]
-    secrets: tuple[str, ...] = ()
+    # Never in the repr, which an error report may show: they hand git the credential.
+    environment: dict[str, str] = field(repr=False)
+    secrets: tuple[str, ...] = field(default=(), repr=False)
 
     def scrubbed(self, text: str) -> str:
         """`text` with every secret replaced by `[credential]`."""
