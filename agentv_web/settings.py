@@ -54,6 +54,8 @@ def env_int(name: str, default: int, *, minimum: int = 0, maximum: int | None = 
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
+# Variables and POST fields marked sensitive are hidden from error pages with DEBUG on too.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "agentv_web.error_reports.AlwaysSafeExceptionReporterFilter"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:

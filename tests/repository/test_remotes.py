@@ -19,7 +19,7 @@ from django.core.management import CommandError, call_command
 from evals_app.models import ActivityRecord, Case, RepositoryRemote, Workspace
 from evals_app.services.cases.editing import save_case
 from evals_app.services.repository import git as git_repository
-from evals_app.services.repository.credentials import CredentialError, encrypt, transport_for
+from evals_app.services.repository.credentials import encrypt, transport_for
 from evals_app.services.repository.publishing import PublishRefused
 from evals_app.services.repository.remotes import (
     LinkRefused,
