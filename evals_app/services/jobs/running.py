@@ -12,6 +12,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from ...models import Job, Workspace
+from .leftovers import remove_leftovers
 from .progress import JobCancelled, Progress
 from .workers import notice_dead_workers, this_worker
 
@@ -81,6 +82,8 @@ def _finish(job: Job, state: Job.State, *, error: str = "", result: Any = None) 
     if result is not None:
         fields["result"] = result
     Job.objects.filter(pk=job.pk, state=Job.State.RUNNING).update(**fields)
+    if state != Job.State.DONE:
+        remove_leftovers(job)
 
 
 class Heartbeat:

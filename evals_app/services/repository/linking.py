@@ -13,11 +13,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.db.models import Count
 
 from ...models import Case, Job, RepositoryRemote, ReviewStatus, Workspace
 from ..imports.folders import ImportFailed
+from ..jobs.leftovers import scratch_folder
 from ..jobs.progress import Progress
 from ..jobs.running import OperationRefused
 from . import git as git_repository
@@ -28,9 +28,6 @@ from .three_way import OUTCOME_KINDS, REMOVED, SyncReport
 
 REFUSALS = (LinkRefused, git_repository.GitError, NotLinked, ImportFailed, CredentialError)
 LINES_SHOWN = 100
-# The folder of a preview's clone under AGENTV_REPOSITORIES_DIR: the app's own, removed when
-# the preview ends, and by a worker that starts after one was killed (workers.py).
-PREVIEW_PREFIX = "link-preview-"
 
 
 def link_repository(job: Job, progress: Progress) -> dict[str, Any]:
@@ -72,15 +69,10 @@ def _remote(workspace: Workspace, arguments: dict[str, Any]) -> RepositoryRemote
     )
 
 
-def preview_folder(job: Job) -> Path:
-    """Where a link's preview clones the repository: removed when the preview ends."""
-    return Path(settings.AGENTV_REPOSITORIES_DIR) / f"{PREVIEW_PREFIX}{job.pk}.git"
-
-
 def _preview(
     job: Job, workspace: Workspace, remote: RepositoryRemote, folder: str, progress: Progress
 ) -> dict[str, Any]:
-    clone = preview_folder(job)
+    clone = scratch_folder(job, "link-preview")  # removed when the preview ends
     try:
         progress(0, 3, "steps: fetching the repository")
         tip = fetch_linked_branch(clone, remote, folder)
