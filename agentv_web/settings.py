@@ -78,9 +78,10 @@ INSTALLED_APPS = [
     # For its docs page's template and static files (Swagger UI), served by WhiteNoise.
     "ninja",
     "template_partials.apps.SimpleAppConfig",
+    # Before django_tasks_db: its `db_worker` command is the app's steadier one.
+    "evals_app",
     "django_tasks",
     "django_tasks_db",
-    "evals_app",
 ]
 
 MIDDLEWARE = [
@@ -167,7 +168,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
+            # Seconds a write waits for the writer (AGENTV_SQLITE_TIMEOUT_SECONDS, default 20).
+            "timeout": env_int("AGENTV_SQLITE_TIMEOUT_SECONDS", 20, minimum=1),
             "init_command": (
                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536"
             ),
