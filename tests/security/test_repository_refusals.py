@@ -11,8 +11,11 @@ import pytest
 from cryptography.fernet import Fernet
 from django.test import Client
 from django.urls import reverse
+from django.views.debug import ExceptionReporter
 
 from evals_app.models import Job, RepositoryRemote, Workspace
+from evals_app.services.api_tokens import token_hash, user_for_token
+from evals_app.services.repository.credentials import check_secret, encrypt
 from tests import factories
 from tests.api.api_calls import ApiClient
 from tests.git_repositories import linked_workspace, repository, suite_yaml
@@ -131,3 +134,41 @@ def test_a_queued_apply_without_a_commit_syncs_nothing(linked: Workspace) -> Non
     assert job.state == Job.State.FAILED and "not at the commit checked" in job.error
     linked.refresh_from_db()
     assert linked.base_commit == base
+
+
+class _Exploding(str):
+    """A secret whose use fails inside the function that holds it: the error report then
+    lists that function's frame with the secret among its variables."""
+
+    def strip(self, *arguments: Any) -> str:
+        raise RuntimeError("forced")
+
+    def encode(self, *arguments: Any, **options: Any) -> bytes:
+        raise RuntimeError("forced")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda secret: check_secret("token", secret),
+        lambda secret: encrypt(secret),
+        lambda secret: token_hash(secret),
+        lambda secret: user_for_token(secret),
+    ],
+    ids=["check_secret", "encrypt", "token_hash", "user_for_token"],
+)
+def test_no_function_holding_a_secret_shows_it_in_an_error_report(call: Any, settings: Any) -> None:
+    settings.DEBUG = True
+    settings.AGENTV_CREDENTIALS_KEY = Fernet.generate_key().decode()
+    try:
+        call(_Exploding(TOKEN))
+    except RuntimeError as error:
+        report = ExceptionReporter(None, type(error), error, error.__traceback__)
+        frames = report.get_traceback_frames()
+    else:
+        pytest.fail("the secret was never used")
+
+    # The app's frames: the test's own (and the exploding string's) hold the secret, of course.
+    shown = repr([frame["vars"] for frame in frames if "/evals_app/" in frame["filename"]])
+    assert "'********************'" in shown  # the frame's variables are listed, hidden
+    assert TOKEN not in shown

@@ -50,6 +50,7 @@ def check_secret(kind: str, secret: str) -> str:
     return secret
 
 
+@sensitive_variables("key")
 def _fernet() -> Fernet:
     key = settings.AGENTV_CREDENTIALS_KEY
     if not key:
