@@ -16,7 +16,11 @@ run: setup ## Set up, load the example workspace, print the login, serve on 127.
 	$(MANAGE) local_setup --address 127.0.0.1:$(PORT)
 	@# One worker beside the server for the long jobs (docs/jobs.md); Ctrl-C stops both.
 	@# Runs of tests with AgentV are on for this local setup (off by default: docs/runs.md).
+	@# Local repositories under data/local-repositories/ may be linked by file:// (by staff,
+	@# such as the admin local_setup prints: docs/sync.md, "Remotes").
 	export AGENTV_RUNS_ENABLED="$${AGENTV_RUNS_ENABLED:-true}"; \
+	export AGENTV_LOCAL_REPOSITORIES_ROOT="$${AGENTV_LOCAL_REPOSITORIES_ROOT:-$(CURDIR)/data/local-repositories}"; \
+	mkdir -p "$$AGENTV_LOCAL_REPOSITORIES_ROOT"; \
 	$(MANAGE) db_worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(MANAGE) runserver 127.0.0.1:$(PORT)

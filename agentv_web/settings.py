@@ -54,6 +54,8 @@ def env_int(name: str, default: int, *, minimum: int = 0, maximum: int | None = 
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
+# Variables and POST fields marked sensitive are hidden from error pages with DEBUG on too.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "agentv_web.error_reports.AlwaysSafeExceptionReporterFilter"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
@@ -76,9 +78,10 @@ INSTALLED_APPS = [
     # For its docs page's template and static files (Swagger UI), served by WhiteNoise.
     "ninja",
     "template_partials.apps.SimpleAppConfig",
+    # Before django_tasks_db: its `db_worker` command is the app's steadier one.
+    "evals_app",
     "django_tasks",
     "django_tasks_db",
-    "evals_app",
 ]
 
 MIDDLEWARE = [
@@ -165,7 +168,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
+            # Seconds a write waits for the writer (AGENTV_SQLITE_TIMEOUT_SECONDS, default 20).
+            "timeout": env_int("AGENTV_SQLITE_TIMEOUT_SECONDS", 20, minimum=1),
             "init_command": (
                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536"
             ),

@@ -164,6 +164,16 @@ urlpatterns += [
     path("w/<slug:slug>/repository/sync/", repository.repository_sync, name="repository_sync"),
     path("w/<slug:slug>/repository/link/", repository.repository_link, name="repository_link"),
     path(
+        "w/<slug:slug>/repository/link/confirm/",
+        repository.repository_link_confirm,
+        name="repository_link_confirm",
+    ),
+    path(
+        "w/<slug:slug>/repository/relink/",
+        repository.repository_relink,
+        name="repository_relink",
+    ),
+    path(
         "w/<slug:slug>/repository/publish/",
         repository.repository_publish,
         name="repository_publish",

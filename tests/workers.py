@@ -32,8 +32,9 @@ class Worker:
     """`manage.py db_worker` against the test database; start() may be called again after
     kill()."""
 
-    def __init__(self, job_files: Path) -> None:
+    def __init__(self, job_files: Path, **environment: str) -> None:
         self.job_files = job_files
+        self.environment = environment  # more settings of the worker's, by variable
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -42,6 +43,7 @@ class Worker:
             "DATABASE_URL": database_url(),
             "AGENTV_JOB_FILES_DIR": str(self.job_files),
             "DJANGO_DEBUG": "true",
+            **self.environment,
         }
         command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.1"]
         self.process = subprocess.Popen(

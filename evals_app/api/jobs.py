@@ -27,6 +27,8 @@ from ..services.jobs.requests import (
     ask_upgrade,
 )
 from ..services.jobs.workers import notice_dead_workers
+from ..services.repository.link_requests import ask_link, ask_link_confirmed
+from ..services.repository.remotes import LinkRefused, LinkRequest
 from .auth import api_user
 from .cursors import BadCursor
 from .errors import WORKSPACE_ERRORS, Message
@@ -44,13 +46,14 @@ class JobLink(Schema):
 class JobResult(Schema):
     """What a finished job did: a sentence, links (web pages), its warnings, conflicts or
     changes (`lines`, the first 100; `more_lines` counts the rest); a check also gives the
-    commit to apply (`apply_commit`)."""
+    commit to apply (`apply_commit`), a link's preview the commit to confirm (`link_commit`)."""
 
     summary: str
     links: list[JobLink]
     lines: list[str]
     more_lines: int
     apply_commit: str | None = None
+    link_commit: str | None = None
 
 
 class JobOut(Schema):
@@ -149,9 +152,69 @@ def queue_check(request: HttpRequest, slug: str) -> Any:
 
 @router.post("/workspaces/{slug}/jobs/sync", response=QUEUED)
 def queue_sync(request: HttpRequest, slug: str, asked: SyncRequest) -> Any:
-    """Queue applying the linked branch at the checked commit (owners)."""
+    """Queue applying the linked branch at the checked commit (owners); 400 without one."""
     access = access_to(request, slug, Capability.MANAGE)
-    return _queued(ask_sync(api_user(request), access.workspace, asked.commit))
+    try:
+        job = ask_sync(api_user(request), access.workspace, asked.commit)
+    except JobRefused as refusal:
+        return Status(400, Message(message=str(refusal)))
+    return _queued(job)
+
+
+class LinkIn(Schema):
+    url: str = Field(description="https://host/path, ssh://…, git@host:path or file:///path.")
+    branch: str = "main"
+    folder: str = Field("", description="The folder in the repository; empty for the top.")
+    credential_kind: str = Field("", description='"", "token" or "ssh_key".')
+    # Never in the repr, which an error report may show.
+    secret: str = Field("", description="The token or private key; stored encrypted.", repr=False)
+
+
+class LinkConfirmation(Schema):
+    preview: int = Field(description="The id of the link's preview job.")
+    commit: str = Field(description="The commit the preview showed (`result.link_commit`).")
+
+
+def _link_refused(refusal: LinkRefused) -> Status:
+    field = f"{refusal.field}: " if refusal.field else ""
+    return Status(400, Message(message=f"{field}{refusal}"))
+
+
+# No sensitive_variables here: django-ninja reads the signature's types from the function
+# itself. The secret is left out of LinkIn's and LinkRequest's reprs, which a report shows.
+@router.post("/workspaces/{slug}/jobs/link", response=QUEUED)
+def queue_link(request: HttpRequest, slug: str, asked: LinkIn) -> Any:
+    """Queue the preview of linking the workspace to a repository by URL (owners): its
+    result lists what the link would change and gives `link_commit` to confirm. A refused
+    field answers 400 naming it."""
+    access = access_to(request, slug, Capability.MANAGE)
+    link = LinkRequest(
+        url=asked.url,
+        branch=asked.branch,
+        folder=asked.folder,
+        credential_kind=asked.credential_kind,
+        secret=asked.secret,
+    )
+    try:
+        job = ask_link(api_user(request), access.workspace, link)
+    except LinkRefused as refusal:
+        return _link_refused(refusal)
+    return _queued(job)
+
+
+@router.post("/workspaces/{slug}/jobs/link/confirm", response=QUEUED)
+def queue_link_confirmed(request: HttpRequest, slug: str, asked: LinkConfirmation) -> Any:
+    """Queue the link a preview showed, at the commit it showed (owners)."""
+    access = access_to(request, slug, Capability.MANAGE)
+    user = api_user(request)
+    preview = Job.objects.filter(pk=asked.preview, requested_by=user).first()
+    if preview is None or not 0 < asked.preview <= MAX_DATABASE_INTEGER:
+        return Status(400, Message(message="preview: no link preview of yours has this id."))
+    try:
+        job = ask_link_confirmed(user, access.workspace, preview, asked.commit)
+    except LinkRefused as refusal:
+        return _link_refused(refusal)
+    return _queued(job)
 
 
 @router.post("/workspaces/{slug}/jobs/publish", response=QUEUED)

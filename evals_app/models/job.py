@@ -26,6 +26,7 @@ class Job(models.Model):
         PUBLISH = "publish", "Publish"
         UPGRADE = "upgrade", "Upgrade a suite"
         RUN = "run", "Run with AgentV"
+        LINK = "link", "Link a repository"
 
     class State(models.TextChoices):
         QUEUED = "queued", "Queued"

@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.views.decorators.debug import sensitive_variables
 
 from ..models import ApiToken
 
@@ -29,6 +30,7 @@ class TokenNameError(ValueError):
     """A token name that cannot be stored, with the reason in words."""
 
 
+@sensitive_variables("token")
 def create_token(user: User, name: str) -> tuple[ApiToken, str]:
     """A new token of `user` named `name`: the stored row and the token, which is never
     stored and cannot be shown again. Raises TokenNameError for an empty or too long name."""
@@ -44,12 +46,14 @@ def create_token(user: User, name: str) -> tuple[ApiToken, str]:
     return row, token
 
 
+@sensitive_variables("token")
 def token_hash(token: str) -> str:
     """The SHA-256 of `token`, as stored. A token has 256 random bits, so a plain hash is
     enough: there is nothing to guess that a slow password hash would protect."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+@sensitive_variables("token")
 def user_for_token(token: str) -> User | None:
     """The active user whose token `token` is, or None (unknown, revoked or inactive)."""
     row = (

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_variables
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..permissions import signed_in_user
@@ -17,6 +18,7 @@ TEMPLATE = "evals/api_tokens.html"
 NEW_TOKEN_KEY = "new_api_token"
 
 
+@sensitive_variables("token", "shown")
 @require_http_methods(["GET", "POST"])
 @never_cache  # the page that shows a new token must not be kept by a browser or a proxy
 def api_tokens(request: HtmxHttpRequest) -> HttpResponse:

@@ -8,23 +8,26 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
 from django.views.decorators.http import require_GET, require_POST
 
-from ..models import Suite
-from ..permissions import Capability, signed_in_user, workspace_access
+from ..models import Job, Suite
+from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
+from ..request_numbers import parse_number
 from ..services.imports.folders import ImportFailed
 from ..services.jobs.requests import JobRefused, ask_check, ask_publish, ask_sync
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from ..services.repository.conflicts import NoConflict, keep_mine, take_theirs
 from ..services.repository.credentials import CredentialError
 from ..services.repository.git import GitError
-from ..services.repository.remotes import LinkRefused, LinkRequest, check_for_changes, link_remote
+from ..services.repository.link_requests import ask_link, ask_link_confirmed, ask_relink
+from ..services.repository.remotes import LinkRefused, LinkRequest, check_for_changes
 from ..services.repository.sync import NotLinked
 from ..services.repository.three_way import OUTCOME_KINDS, UNCHANGED, CaseOutcome
 from ..services.review.document_diffs import document_diff
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
+from .workspaces import WORKSPACE_PAGE, workspace_context
 
 MAX_DIFFS = 100  # cases shown with their diffs on the check page; the counts cover them all
 REFUSALS = (GitError, NotLinked, ImportFailed, CredentialError)
@@ -69,8 +72,12 @@ def repository_sync(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     the tip of the followed branch (never another ref)."""
     access = workspace_access(request.user, slug, Capability.MANAGE)
     workspace = access.workspace
-    checked = request.POST.get("commit", "")
-    return redirect(ask_sync(signed_in_user(request), workspace, checked))
+    try:
+        job = ask_sync(signed_in_user(request), workspace, request.POST.get("commit", ""))
+    except JobRefused as refusal:
+        messages.error(request, str(refusal))
+        return render(request, WORKSPACE_PAGE, workspace_context(access), status=400)
+    return redirect(job)
 
 
 @require_POST
@@ -93,29 +100,81 @@ def repository_publish(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return redirect(job)
 
 
+# The link form's fields, as a refusal names them.
+LINK_FIELDS = {
+    "url": "Repository URL",
+    "branch": "Branch",
+    "folder": "Folder in the repository",
+    "credential_kind": "Credential",
+    "secret": "Token or private key",
+    "commit": "Commit",
+}
+
+
+@sensitive_variables("link")
 @sensitive_post_parameters("secret")
 @require_POST
 def repository_link(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Link the workspace to a repository by URL, and import its folder (owners)."""
+    """Queue the preview of linking the workspace to a repository by URL (owners); a refused
+    field answers 400 naming it (docs/sync.md, "Remotes")."""
     access = workspace_access(request.user, slug, Capability.MANAGE)
-    workspace = access.workspace
     link = LinkRequest(
         url=request.POST.get("url", ""),
-        branch=request.POST.get("branch", "").strip(),
+        branch=request.POST.get("branch", ""),
         folder=request.POST.get("folder", ""),
         credential_kind=request.POST.get("credential_kind", ""),
         secret=request.POST.get("secret", ""),
     )
     try:
-        commit, report = link_remote(workspace, link, signed_in_user(request))
-    except (LinkRefused, *REFUSALS) as error:
-        messages.error(request, f"The repository was not linked: {error}")
-        return redirect(workspace)
-    counts = ", ".join(f"{report.counts[kind]} {kind}" for kind in OUTCOME_KINDS)
-    messages.success(request, f"Linked {link.url.strip()} at {commit[:12]}: {counts}.")
-    for path, why in report.skipped:
-        messages.warning(request, f"Skipped {path}: {why}")
-    return redirect(workspace)
+        job = ask_link(signed_in_user(request), access.workspace, link)
+    except LinkRefused as refusal:
+        return _link_refused(request, access, refusal)
+    return redirect(job)
+
+
+@require_POST
+def repository_relink(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Queue the preview of following another branch or folder of the linked remote."""
+    access = workspace_access(request.user, slug, Capability.MANAGE)
+    try:
+        job = ask_relink(
+            signed_in_user(request),
+            access.workspace,
+            request.POST.get("branch", ""),
+            request.POST.get("folder", ""),
+        )
+    except LinkRefused as refusal:
+        return _link_refused(request, access, refusal)
+    return redirect(job)
+
+
+@require_POST
+def repository_link_confirm(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Queue the link (or the new branch or folder) its preview job showed, at the commit it
+    showed."""
+    access = workspace_access(request.user, slug, Capability.MANAGE)
+    user = signed_in_user(request)
+    preview = Job.objects.filter(
+        pk=parse_number(request.POST.get("preview", "")) or 0, requested_by=user
+    ).first()
+    if preview is None:
+        return _link_refused(request, access, LinkRefused("Preview the link first."))
+    try:
+        job = ask_link_confirmed(user, access.workspace, preview, request.POST.get("commit", ""))
+    except LinkRefused as refusal:
+        return _link_refused(request, access, refusal)
+    return redirect(job)
+
+
+def _link_refused(
+    request: HtmxHttpRequest, access: WorkspaceAccess, refusal: LinkRefused
+) -> HttpResponse:
+    """The workspace page, 400, with the refusal naming the field at fault."""
+    label = LINK_FIELDS.get(refusal.field)
+    messages.error(
+        request, f"The repository was not linked: {label + ': ' if label else ''}{refusal}"
+    )
+    return render(request, WORKSPACE_PAGE, workspace_context(access), status=400)
 
 
 @require_POST

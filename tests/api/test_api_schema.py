@@ -37,6 +37,8 @@ ENDPOINTS = {
     ("post", "/api/v1/workspaces/{slug}/jobs/sync"),
     ("post", "/api/v1/workspaces/{slug}/jobs/publish"),
     ("post", "/api/v1/workspaces/{slug}/jobs/upgrade"),
+    ("post", "/api/v1/workspaces/{slug}/jobs/link"),
+    ("post", "/api/v1/workspaces/{slug}/jobs/link/confirm"),
     ("post", "/api/v1/imports"),
     ("get", "/api/v1/jobs"),
     ("get", "/api/v1/jobs/{job_id}"),

@@ -8,6 +8,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from pytest_django import Settings
 
@@ -39,6 +40,26 @@ def test_make_run_serves_on_8000_by_default() -> None:
     ).stdout
 
     assert "runserver 127.0.0.1:8000" in plan
+
+
+def test_make_run_lets_its_admin_link_local_repositories_under_a_folder_it_names(
+    settings: Settings, tmp_path: Path
+) -> None:
+    plan = subprocess.run(
+        ["make", "--dry-run", "--always-make", "run"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    settings.DATA_DIR = tmp_path
+
+    call_command("local_setup", "--address", "127.0.0.1:8000", stdout=StringIO())
+
+    root = f"{REPOSITORY}/data/local-repositories"
+    assert f'AGENTV_LOCAL_REPOSITORIES_ROOT="${{AGENTV_LOCAL_REPOSITORIES_ROOT:-{root}}}"' in plan
+    assert plan.index("AGENTV_LOCAL_REPOSITORIES_ROOT") < plan.index("db_worker")
+    assert get_user_model().objects.get(username="admin").is_staff  # file:// is for staff
 
 
 def test_local_setup_prints_the_url_of_the_address_given(

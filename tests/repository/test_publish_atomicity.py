@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from evals_app.models import ActivityRecord, Case, Workspace
 from evals_app.services.repository import pending_publish, publishing
+from evals_app.services.repository.git import GitError
 from evals_app.services.repository.publishing import PublishRefused, publish_workspace
 from evals_app.services.repository.sync import sync_repository
 from tests import factories
@@ -258,3 +259,30 @@ def test_publish_runs_none_of_the_repositorys_hooks_or_commands(
     assert not ran.exists()
     repo.git("update-ref", "refs/heads/probe", result.commit)  # the hook is real: git runs it
     assert ran.exists()
+
+
+@pytest.mark.parametrize(
+    ("crafted", "named"),
+    [
+        (b"evals/../x.yaml", "evals/.. (an empty, . or .. name)"),
+        (b".GIT/config", ".GIT (a name git keeps for itself"),
+        (b"docs/.git/hooks/x", "docs/.git (a name git keeps for itself"),
+    ],
+)
+def test_publish_refuses_entries_of_the_followed_branch_git_could_not_check_out(
+    repo: Repository, workspace: Workspace, crafted: bytes, named: str
+) -> None:
+    """A commit made with git's plumbing may hold them; the publish on top would carry them
+    into its new root tree, which `git fsck --strict` refuses (hasDotdot, hasDotgit)."""
+    repo.commit_raw({crafted: b"tests: []\n"})
+    sync_repository(workspace)  # the base is now that commit (the entries are skipped)
+    tip = repo.head("main")
+    edit("one", "First, edited?")
+
+    with pytest.raises(GitError, match="entries git could not check out") as refused:
+        publish_workspace(workspace, "main")
+
+    assert named in str(refused.value)
+    assert repo.head("main") == tip
+    workspace.refresh_from_db()
+    assert workspace.base_commit == tip

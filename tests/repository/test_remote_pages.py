@@ -13,7 +13,7 @@ from cryptography.fernet import Fernet
 from django.test import Client
 from django.urls import reverse
 
-from evals_app.models import Case, RepositoryRemote, Workspace
+from evals_app.models import Case, Job, RepositoryRemote, Workspace
 from evals_app.services.cases.editing import save_case
 from tests import factories
 from tests.git_repositories import Repository, bare_remote, repository, suite_yaml
@@ -39,16 +39,31 @@ def workspace() -> Workspace:
     return factories.workspace("Team evals")
 
 
-def _client(workspace: Workspace, role: str) -> Client:
+def _client(workspace: Workspace, role: str, *, staff: bool = False) -> Client:
     client = Client()
-    client.force_login(factories.member(workspace, role))
+    account = factories.member(workspace, role)
+    if staff:  # a local repository (file://) is linked by staff accounts only
+        account.is_staff = True
+        account.save(update_fields=["is_staff"])
+    client.force_login(account)
     return client
 
 
-def _link(client: Client, workspace: Workspace, **fields: str) -> Any:
+def _preview(client: Client, workspace: Workspace, **fields: str) -> Any:
     data = {"url": "", "branch": "main", "folder": "", "credential_kind": "", "secret": ""}
     url = reverse("repository_link", args=[workspace.slug])
     return client.post(url, data | fields, follow=True)
+
+
+def _link(client: Client, workspace: Workspace, **fields: str) -> Any:
+    """Preview the link, then confirm the commit the preview showed (the jobs run at once)."""
+    preview = _preview(client, workspace, **fields)
+    job = Job.objects.filter(kind=Job.Kind.LINK).first()
+    if job is None or "link_commit" not in job.result:
+        return preview
+    confirm = reverse("repository_link_confirm", args=[workspace.slug])
+    data = {"preview": str(job.pk), "commit": job.result["link_commit"]}
+    return client.post(confirm, data, follow=True)
 
 
 def test_an_owner_sees_the_link_form_on_an_unlinked_workspace(workspace: Workspace) -> None:
@@ -67,10 +82,12 @@ def test_an_editor_cannot_link_a_repository(workspace: Workspace, bare: Reposito
 
 
 def test_linking_from_the_page_imports_the_branch(workspace: Workspace, bare: Repository) -> None:
-    response = _link(_client(workspace, "owner"), workspace, url=f"file://{bare.path}")
+    client = _client(workspace, "owner", staff=True)
 
-    page = response.content.decode()
-    assert f"Linked file://{bare.path} at" in page
+    response = _link(client, workspace, url=f"file://{bare.path}")
+
+    assert f"Linked file://{bare.path} at" in response.content.decode()
+    page = client.get(workspace.get_absolute_url()).content.decode()
     assert "agentv-web/team-evals-" in page  # the new branch the Publish form proposes
     assert Case.objects.filter(case_id="one").exists()
 
@@ -78,10 +95,35 @@ def test_linking_from_the_page_imports_the_branch(workspace: Workspace, bare: Re
 def test_a_bad_url_is_refused_with_a_message(workspace: Workspace, bare: Repository) -> None:
     response = _link(_client(workspace, "owner"), workspace, url="http://example.com/x.git")
 
-    assert response.status_code == 200
-    assert "The repository was not linked: A repository URL starts with https://" in (
-        response.content.decode()
+    assert response.status_code == 400
+    assert (
+        "The repository was not linked: Repository URL: A repository URL starts with https://"
+        in response.content.decode()
     )
+    assert not Job.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "url", ["https://[::1/p", "ssh://[-oProxyCommand=x]/p", "https://h:99999/p"]
+)
+def test_a_url_python_cannot_split_is_refused_naming_the_field(
+    workspace: Workspace, bare: Repository, url: str
+) -> None:
+    response = _preview(_client(workspace, "owner"), workspace, url=url)
+
+    assert response.status_code == 400
+    assert "Repository URL: The URL cannot be read" in response.content.decode()
+    assert not Job.objects.exists()
+
+
+def test_a_local_repository_is_linked_by_staff_accounts_only(
+    workspace: Workspace, bare: Repository
+) -> None:
+    response = _preview(_client(workspace, "owner"), workspace, url=f"file://{bare.path}")
+
+    assert response.status_code == 400
+    assert "Only a staff account may link a local repository" in response.content.decode()
+    assert not Job.objects.exists() and not RepositoryRemote.objects.exists()
 
 
 def test_the_token_is_not_shown_logged_or_stored_in_plain_text(
@@ -108,7 +150,7 @@ def test_the_token_is_not_shown_logged_or_stored_in_plain_text(
 def test_publish_from_the_page_pushes_and_names_the_branch(
     workspace: Workspace, bare: Repository
 ) -> None:
-    client = _client(workspace, "owner")
+    client = _client(workspace, "owner", staff=True)
     _link(client, workspace, url=f"file://{bare.path}")
     case = Case.objects.get(case_id="one")
     document = copy.deepcopy(case.document)

@@ -19,7 +19,7 @@ from django.core.management import CommandError, call_command
 from evals_app.models import ActivityRecord, Case, RepositoryRemote, Workspace
 from evals_app.services.cases.editing import save_case
 from evals_app.services.repository import git as git_repository
-from evals_app.services.repository.credentials import CredentialError, encrypt, transport_for
+from evals_app.services.repository.credentials import encrypt, transport_for
 from evals_app.services.repository.publishing import PublishRefused
 from evals_app.services.repository.remotes import (
     LinkRefused,
@@ -244,7 +244,7 @@ def test_linking_with_a_credential_without_a_key_is_refused(remote_settings: Any
         secret=TOKEN,
     )
 
-    with pytest.raises(CredentialError, match="no AGENTV_CREDENTIALS_KEY"):
+    with pytest.raises(LinkRefused, match="no AGENTV_CREDENTIALS_KEY"):
         link_remote(workspace, request)
 
     assert not RepositoryRemote.objects.exists()

@@ -216,7 +216,9 @@ def test_check_names_each_file_with_a_bad_name_and_goes_on(
 def test_apply_skips_files_with_bad_names_and_stores_no_suite_for_them(
     owner: Client, odd_names: Repository, workspace: Workspace
 ) -> None:
-    owner.post(reverse("repository_sync", args=[workspace.slug]))
+    owner.post(reverse("repository_check", args=[workspace.slug]))
+    checked = Job.objects.get(kind=Job.Kind.CHECK).result["apply_commit"]
+    owner.post(reverse("repository_sync", args=[workspace.slug]), {"commit": checked})
 
     job = Job.objects.get(kind=Job.Kind.SYNC)
     assert job.state == Job.State.DONE, job.error

@@ -244,6 +244,8 @@ ENDPOINTS = [
     Endpoint("repository_sync", "post", Capability.MANAGE),
     Endpoint("repository_publish", "post", Capability.MANAGE, lambda w: {"branch": "review"}),
     Endpoint("repository_link", "post", Capability.MANAGE, lambda w: {"url": "", "branch": "main"}),
+    Endpoint("repository_link_confirm", "post", Capability.MANAGE, lambda w: {"preview": "1"}),
+    Endpoint("repository_relink", "post", Capability.MANAGE, lambda w: {"branch": "main"}),
     Endpoint("case_resolve", "post", Capability.EDIT, lambda w: {"resolution": "mine"}),
 ]
 
@@ -398,6 +400,20 @@ API_ENDPOINTS = [
         "/workspaces/team/jobs/publish",
         Capability.MANAGE,
         lambda w: {"branch": "main"},
+    ),
+    ApiEndpoint(
+        "queue_link",
+        "post",
+        "/workspaces/team/jobs/link",
+        Capability.MANAGE,
+        lambda w: {"url": ""},
+    ),
+    ApiEndpoint(
+        "queue_link_confirmed",
+        "post",
+        "/workspaces/team/jobs/link/confirm",
+        Capability.MANAGE,
+        lambda w: {"preview": 1, "commit": ""},
     ),
     ApiEndpoint(
         "queue_upgrade",

@@ -41,6 +41,7 @@ def import_zip(
     fallback_name: str = "Imported workspace",
     limits: ZipLimits | None = None,
     progress: Progress = no_progress,
+    unpack_in: Path | None = None,
 ) -> ImportSummary:
     """Import the workspace folder zipped in `upload` as the workspace `name` (by default the
     archive's top folder, else `fallback_name`).
@@ -48,9 +49,10 @@ def import_zip(
     A new workspace is owned by `importer`; into an existing one, which `may_import_into` must
     allow, the suites at the same paths are replaced, as with `import_evals`.
     Raises ZipImportFailed, having written nothing, when the archive is unsafe or any eval file
-    is invalid. `progress` hears how the import goes (docs/jobs.md).
+    is invalid. `progress` hears how the import goes (docs/jobs.md). The archive is unpacked
+    in a temporary folder inside `unpack_in` (a job's scratch; default: the system's).
     """
-    with tempfile.TemporaryDirectory(prefix="agentv-import-") as folder:
+    with tempfile.TemporaryDirectory(prefix="agentv-import-", dir=unpack_in) as folder:
         scratch = Path(folder)
         progress(0, 0, "unpacking the .zip")
         try:

@@ -3,12 +3,12 @@ shows, a sentence with links (docs/jobs.md)."""
 
 from __future__ import annotations
 
-import tempfile
+import shutil
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 
@@ -21,22 +21,20 @@ from ..imports.reimport_report import reimport_counts
 from ..imports.zip_import import ZipImportFailed, import_zip
 from ..repository.credentials import CredentialError
 from ..repository.git import GitError
+from ..repository.killed_publish import killed_publish_report
+from ..repository.linking import link_repository
 from ..repository.publishing import PublishRefused
 from ..repository.remotes import fetch_remote, publish_and_push
 from ..repository.sync import NotLinked, sync_repository
 from ..repository.three_way import OUTCOME_KINDS
 from ..runs.running import run_cases
 from ..suites.upgrade import upgrade_suites
+from .leftovers import job_files, scratch_folder
 from .progress import Progress
 from .running import Operation, OperationRefused
 
 LINES_SHOWN = 100  # warnings, conflicts or changes a result lists; the rest are counted
 REPOSITORY_REFUSALS = (GitError, NotLinked, ImportFailed, PublishRefused, CredentialError)
-
-
-def job_files() -> Path:
-    """The folder of uploads waiting for the worker and of finished exports."""
-    return Path(settings.AGENTV_JOB_FILES_DIR)
 
 
 def export_file(job: Job) -> Path:
@@ -72,6 +70,7 @@ def import_archive(job: Job, progress: Progress) -> dict[str, Any]:
     """Import the uploaded .zip the job names, then remove it."""
     upload = job_files() / "uploads" / job.arguments["upload"]
     importer = job.requested_by
+    scratch = scratch_folder(job, "import")
     try:
         with upload.open("rb") as archive:
             summary = import_zip(
@@ -81,11 +80,13 @@ def import_archive(job: Job, progress: Progress) -> dict[str, Any]:
                 lambda workspace: may_manage(importer, workspace),
                 fallback_name=job.arguments.get("fallback_name", "Imported workspace"),
                 progress=progress,
+                unpack_in=scratch,
             )
     except ZipImportFailed as failure:
         raise OperationRefused("\n".join(failure.errors)) from None
     finally:
         upload.unlink(missing_ok=True)
+        shutil.rmtree(scratch, ignore_errors=True)
     workspace = summary.workspace
     update_planner_statistics(connection)
     Job.objects.filter(pk=job.pk).update(workspace=workspace)
@@ -122,7 +123,8 @@ def export_archive(job: Job, progress: Progress) -> dict[str, Any]:
         if written[0] % 100 == 0 or written[0] == cases:
             progress(written[0], cases, "cases written")
 
-    with tempfile.TemporaryDirectory(dir=target.parent) as folder:
+    folder = scratch_folder(job, "export")  # the sweep's to remove if the worker is killed
+    try:
         progress(0, cases, "cases written")
         summary = export_workspace(
             workspace, Path(folder), approved_only=approved_only, jobs=1, on_case=on_case
@@ -134,6 +136,8 @@ def export_archive(job: Job, progress: Progress) -> dict[str, Any]:
                     zipped.write(path, path.relative_to(Path(folder)).as_posix())
         # In place only once whole: a download never gets half an archive.
         partial.replace(target)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     text = f"Exported {_plural(summary.suites, 'suite')} and {_plural(summary.cases, 'case')}."
     download = reverse("job_download", args=[job.pk])
     return _result(text, [("Download the export", download)], summary.warnings)
@@ -167,7 +171,8 @@ def apply_repository(job: Job, progress: Progress) -> dict[str, Any]:
     try:
         commit, report = sync_repository(
             workspace,
-            checked=job.arguments.get("commit") or None,
+            # Only the commit the check showed: an empty one is refused like another.
+            checked=str(job.arguments.get("commit", "")),
             actor=job.requested_by,
             progress=progress,
         )
@@ -234,4 +239,10 @@ OPERATIONS: dict[str, Operation] = {
     Job.Kind.PUBLISH: publish,
     Job.Kind.UPGRADE: upgrade,
     Job.Kind.RUN: run_cases,
+    Job.Kind.LINK: link_repository,
+}
+
+# What a job whose worker was killed says landed, when the kind can tell (workers.py).
+KILLED_REPORTS: dict[str, Callable[[Job], str | None]] = {
+    Job.Kind.PUBLISH: killed_publish_report,
 }

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import shutil
 import uuid
-from pathlib import Path
 from typing import IO, Any
 
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
 from ...models import Job, Workspace
+from .leftovers import job_files, remove_leftovers
 from .tasks import run_job_task
 from .workers import notice_dead_workers
 
@@ -34,6 +33,7 @@ def cancel_job(job: Job) -> None:
     queued = Job.objects.filter(pk=job.pk, state=Job.State.QUEUED)
     if queued.update(state=Job.State.CANCELLED, finished_at=timezone.now()):
         job.refresh_from_db()
+        remove_leftovers(job)  # the upload a cancelled import was to read
         return
     Job.objects.filter(pk=job.pk, state=Job.State.RUNNING).update(cancel_requested=True)
     job.refresh_from_db()
@@ -48,9 +48,16 @@ def running_jobs_of(user: User) -> list[Job]:
 
 def keep_upload(upload: IO[bytes]) -> str:
     """Keep an uploaded file where the worker finds it; returns its name there."""
-    folder = Path(settings.AGENTV_JOB_FILES_DIR) / "uploads"
+    folder = job_files() / "uploads"
     folder.mkdir(parents=True, exist_ok=True)
     name = f"{uuid.uuid4().hex}.zip"
-    with (folder / name).open("wb") as kept:
-        shutil.copyfileobj(upload, kept)
+    # Named .partial until whole: a server killed while copying leaves a name the sweep
+    # knows (leftovers.py).
+    partial = folder / f"{name}.partial"
+    try:
+        with partial.open("wb") as kept:
+            shutil.copyfileobj(upload, kept)
+        partial.replace(folder / name)
+    finally:
+        partial.unlink(missing_ok=True)
     return name

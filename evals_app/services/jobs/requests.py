@@ -37,7 +37,14 @@ def ask_check(user: User, workspace: Workspace) -> Job:
 
 def ask_sync(user: User, workspace: Workspace, commit: str) -> Job:
     """Queue applying the linked branch at `commit` (the commit a check reported; the job
-    refuses if the branch moved since)."""
+    refuses if the branch moved since); refused without one, as Apply takes only the commit
+    a check showed (docs/sync.md)."""
+    commit = commit.strip()
+    if not commit:
+        raise JobRefused(
+            "Apply needs the commit Check for changes showed: check for changes first, then "
+            "apply from its page."
+        )
     return start_job(Job.Kind.SYNC, user, workspace, commit=commit)
 
 

@@ -12,6 +12,8 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from ...models import Job, Workspace
+from .leftovers import remove_leftovers
+from .locked_database import retried_when_locked
 from .progress import JobCancelled, Progress
 from .workers import notice_dead_workers, this_worker
 
@@ -28,9 +30,11 @@ Operation = Callable[[Job, Progress], dict[str, Any]]
 
 def run_job(job_pk: int, operations: dict[str, Operation]) -> None:
     """Run the queued job `job_pk` with its kind's operation, recording how it ends."""
-    notice_dead_workers(Job.objects.all())
+    # The job's own bookkeeping waits out a locked database (SQLite): failing there would
+    # leave it queued or running for ever.
+    retried_when_locked(lambda: notice_dead_workers(Job.objects.all()), "noticing dead jobs")
     job = Job.objects.filter(pk=job_pk).first()
-    if job is None or not _wait_for_workspace(job):
+    if job is None or not retried_when_locked(lambda: _wait_for_workspace(job), "starting"):
         return  # deleted with its workspace, or cancelled while queued
     heartbeat = Heartbeat(job)
     heartbeat.start()
@@ -80,7 +84,10 @@ def _finish(job: Job, state: Job.State, *, error: str = "", result: Any = None) 
     fields: dict[str, Any] = {"state": state, "error": error, "finished_at": timezone.now()}
     if result is not None:
         fields["result"] = result
-    Job.objects.filter(pk=job.pk, state=Job.State.RUNNING).update(**fields)
+    running = Job.objects.filter(pk=job.pk, state=Job.State.RUNNING)
+    retried_when_locked(lambda: running.update(**fields), "ending a job")
+    if state != Job.State.DONE:
+        remove_leftovers(job)
 
 
 class Heartbeat:

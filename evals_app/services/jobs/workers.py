@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from ...models import Job
+from .leftovers import remove_leftovers
 
 # A worker on another machine that has not beaten for this long is taken for dead (on this
 # machine its process id answers at once).
@@ -65,6 +66,7 @@ def notice_dead_workers(jobs: QuerySet[Job]) -> list[Job]:
     from django_tasks_db.models import DBTaskResult
 
     from ..imports.staging import remove_abandoned_imports  # which asks this module
+    from .operations import KILLED_REPORTS  # the kinds' own, above this module
 
     dead = [job for job in jobs.filter(state=Job.State.RUNNING) if worker_is_dead(job)]
     for job in dead:
@@ -73,6 +75,14 @@ def notice_dead_workers(jobs: QuerySet[Job]) -> list[Job]:
             state=Job.State.FAILED, error=KILLED, finished_at=finished
         ):
             job.state, job.error, job.finished_at = Job.State.FAILED, KILLED, finished
+            remove_leftovers(job)
+            # Only the process that marked it failed says what landed: it may finish or
+            # undo the job's work (a publish's), once.
+            report = KILLED_REPORTS.get(job.kind)
+            said = report(job) if report is not None else None
+            if said:
+                Job.objects.filter(pk=job.pk).update(error=said)
+                job.error = said
         if job.task_id:
             # django-tasks would show the task running forever.
             running = DBTaskResult.objects.filter(id=job.task_id, status=TaskResultStatus.RUNNING)

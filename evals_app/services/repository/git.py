@@ -11,7 +11,7 @@ import hashlib
 import os
 import subprocess
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -298,10 +298,13 @@ def write_tree(
     Only the trees on the way to a changed path are written again (`git mktree`); every other
     subtree keeps its id, and a changed file keeps its mode (100755 stays executable). Folders
     left empty disappear, as git has no empty folders. Raises GitError, having written no
-    tree, for a name git could not check out (`..`, `.git`, …; eval_files/paths.py) and for
-    a path where the base has a symbolic link or a submodule, which app text never replaces.
+    tree, for a name git could not check out (`..`, `.git`, …; eval_files/paths.py), in
+    `changes` or already in `base_tree` (the new tree would carry it), and for a path where
+    the base has a symbolic link or a submodule, which app text never replaces.
     """
     _check_names(changes, folder)
+    if base_tree is not None:
+        _check_base_names(repository, base_tree)
     written = _written_tree(repository, base_tree, changes, folder)
     return written if written is not None else _make_tree(repository, [])
 
@@ -354,6 +357,25 @@ def _check_names(changes: dict[str, str | None], folder: str) -> None:
             problem = tree_entry_problem(name)
             if problem is not None:
                 raise GitError(f"{shown(folder + path)}: not written to git, {problem}")
+
+
+def _check_base_names(repository: Path, base_tree: str) -> None:
+    """Raise GitError naming every entry of `base_tree` (at any depth) that `_check_names`
+    would refuse from a user: a commit of the branch may hold them (git's own commands do
+    not write them, plumbing does), and a publish on top would carry them on."""
+    listing = _git(repository, "ls-tree", "-r", "-t", "-z", "--name-only", base_tree).stdout
+    refused = []
+    for raw in filter(None, listing.split(b"\0")):
+        path = raw.decode("utf-8", "surrogateescape")
+        problem = tree_entry_problem(path.rpartition("/")[2])
+        if problem is not None:
+            refused.append(f"{shown(path)} ({problem})")
+    if refused:
+        raise GitError(
+            "the base commit holds entries git could not check out, which a publish would "
+            f"carry on; nothing was written: {', '.join(refused)}. Remove them from the "
+            "branch first"
+        )
 
 
 def _check_text_file(existing: TreeEntry, folder: str) -> None:
@@ -431,8 +453,9 @@ class Transport:
     credential, and the secrets no message may show."""
 
     protocols: tuple[str, ...]
-    environment: dict[str, str]
-    secrets: tuple[str, ...] = ()
+    # Never in the repr, which an error report may show: they hand git the credential.
+    environment: dict[str, str] = field(repr=False)
+    secrets: tuple[str, ...] = field(default=(), repr=False)
 
     def scrubbed(self, text: str) -> str:
         """`text` with every secret replaced by `[credential]`."""

@@ -59,6 +59,14 @@ def parse_remote_url(url: str, protocols: list[str]) -> RemoteURL:
 
 
 def _parse_with_scheme(url: str) -> RemoteURL:
+    try:
+        return _split_with_scheme(url)
+    except ValueError as error:
+        # urlsplit's own refusal: a bracketed host that is no IPv6 address, a port out of range.
+        raise RemoteURLError(f"The URL cannot be read: {error}.") from None
+
+
+def _split_with_scheme(url: str) -> RemoteURL:
     parts = urlsplit(url)
     protocol = SCHEMES.get(parts.scheme.lower())
     if protocol is None or "::" in url.split("/")[0]:
@@ -78,6 +86,7 @@ def _parse_with_scheme(url: str) -> RemoteURL:
     if parts.password:
         raise RemoteURLError("The URL holds a password; use an SSH deploy key instead.")
     host = parts.hostname or ""
+    parts.port  # noqa: B018  # raises ValueError for a port that is no number from 0 to 65535
     if not _HOST.match(host) or host.startswith("-"):
         raise RemoteURLError("The URL names no host.")
     if parts.path in ("", "/"):

@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import shutil
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.views.decorators.debug import sensitive_variables
 
 from ...eval_files.paths import PathError, check_path
 from ...models import RepositoryRemote, Workspace
+from ..jobs.progress import Progress, no_progress
 from . import git as git_repository
 from . import pending_publish
 from .credentials import Credential, CredentialError, check_secret, encrypt, transport_for
@@ -36,18 +37,24 @@ BRANCH_PREFIX = "agentv-web"
 
 
 class LinkRefused(Exception):
-    """The repository was not linked; nothing was kept. The message says why."""
+    """The repository was not linked; nothing was kept. The message says why, and `field`
+    names the link form's field at fault ("" when none is)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
 class LinkRequest:
-    """What the link form asks for: the URL, the branch, the folder in it, the credential."""
+    """What the link form asks for: the URL, the branch, the folder in it, the credential
+    (never in the request's repr, which an error report may show)."""
 
     url: str
     branch: str
     folder: str = ""
     credential_kind: str = ""
-    secret: str = ""
+    secret: str = field(default="", repr=False)
 
 
 @dataclass
@@ -75,36 +82,55 @@ def default_publish_branch(workspace: Workspace, day: date | None = None) -> str
     return f"{BRANCH_PREFIX}/{workspace.slug}-{(day or date.today()).isoformat()}"
 
 
+@sensitive_variables("request")
 def link_remote(
-    workspace: Workspace, request: LinkRequest, actor: User | None = None
+    workspace: Workspace,
+    request: LinkRequest,
+    actor: User | None = None,
+    *,
+    checked: str | None = None,
+    progress: Progress = no_progress,
 ) -> tuple[str, SyncReport]:
     """Clone the repository at `request.url`, link the workspace to its branch and folder, and
     bring the folder's eval files in by the three-way rule (docs/sync.md). Returns the commit
-    and the sync's report. Raises LinkRefused, CredentialError, GitError or ImportFailed,
+    and the sync's report. With `checked` (the commit a link's preview showed), the branch
+    must still be there. Raises LinkRefused, CredentialError, GitError or ImportFailed,
     having kept nothing (no clone, no credential, no link)."""
+    remote = checked_remote(workspace, request, actor)
+    folder = checked_folder(request.folder)
+    return link_checked(workspace, remote, folder, actor, checked=checked, progress=progress)
+
+
+def link_checked(
+    workspace: Workspace,
+    remote: RepositoryRemote,
+    folder: str,
+    actor: User | None = None,
+    *,
+    checked: str | None = None,
+    progress: Progress = no_progress,
+) -> tuple[str, SyncReport]:
+    """`link_remote` of a remote and folder already checked (`checked_remote`). The clone,
+    the fetch and the reading of the commit happen outside any transaction; the link is saved
+    in the sync's one transaction, so a refused sync keeps no link (docs/jobs.md)."""
     if workspace.linked or remote_of(workspace) is not None:
         raise LinkRefused(f"Workspace {workspace.name!r} is already linked to a repository.")
-    remote = _checked_remote(workspace, request)
-    folder = _checked_folder(request.folder)
     clone = clone_folder(workspace)
-    if clone.exists():
-        shutil.rmtree(clone)  # the server's own folder, left by a link that failed
-    git_repository.init_bare(clone)
     try:
-        git_repository.check_branch_name(clone, request.branch)
-        with transport_for(remote) as transport:
-            git_repository.fetch_branches(clone, remote.url, transport)
-        tip = git_repository.branch_commit(clone, request.branch)
-        if tip is None:
-            raise LinkRefused(f"The repository has no branch {request.branch!r}.")
-        if folder and not git_repository.list_files(clone, tip, folder):
-            raise LinkRefused(f"Branch {request.branch!r} has no folder {folder!r}.")
-        with transaction.atomic():
+        tip = fetch_linked_branch(clone, remote, folder)
+        if checked is not None and checked != tip:
+            raise LinkRefused(
+                f"Branch {remote.branch!r} is at {tip[:12]}, not at the commit the preview "
+                f"showed ({checked[:12]!r}): preview the link again.",
+                "commit",
+            )
+        workspace.repository_path = str(clone)
+        workspace.repository_folder = folder
+        workspace.repository_branch = remote.branch
+        workspace.base_commit = tip
+
+        def save_link() -> None:
             remote.save()
-            workspace.repository_path = str(clone)
-            workspace.repository_folder = folder
-            workspace.repository_branch = request.branch
-            workspace.base_commit = tip
             workspace.save(
                 update_fields=[
                     "repository_path",
@@ -114,52 +140,92 @@ def link_remote(
                     "updated_at",
                 ]
             )
-            return sync_repository(workspace, actor=actor)
+
+        return sync_repository(
+            workspace, checked=checked, actor=actor, progress=progress, on_write=save_link
+        )
     except BaseException:
         shutil.rmtree(clone, ignore_errors=True)
         workspace.refresh_from_db()
         raise
 
 
-def _checked_remote(workspace: Workspace, request: LinkRequest) -> RepositoryRemote:
-    """The remote to save: URL, branch and credential checked, the secret encrypted."""
+def fetch_linked_branch(clone: Path, remote: RepositoryRemote, folder: str) -> str:
+    """Make `clone` a fresh bare clone of `remote` (the server's own folder: one a failed link
+    left is replaced) and return the tip of its branch, which must exist and hold `folder`.
+    Raises LinkRefused, GitError, CredentialError."""
+    if clone.exists():
+        shutil.rmtree(clone)
+    git_repository.init_bare(clone)
+    git_repository.check_branch_name(clone, remote.branch)
+    with transport_for(remote) as transport:
+        git_repository.fetch_branches(clone, remote.url, transport)
+    tip = git_repository.branch_commit(clone, remote.branch)
+    if tip is None:
+        raise LinkRefused(f"The repository has no branch {remote.branch!r}.", "branch")
+    if folder and not git_repository.list_files(clone, tip, folder):
+        raise LinkRefused(f"Branch {remote.branch!r} has no folder {folder!r}.", "folder")
+    return tip
+
+
+@sensitive_variables("request", "stored")
+def checked_remote(
+    workspace: Workspace, request: LinkRequest, actor: User | None = None
+) -> RepositoryRemote:
+    """The remote to save, unsaved: URL, branch and credential checked, the secret encrypted.
+    A `file://` URL asked for by `actor` (the browser, the API) needs a staff account
+    (docs/security.md). Raises LinkRefused naming the field at fault."""
     protocols = list(settings.AGENTV_REPOSITORY_PROTOCOLS)
     try:
         parsed = parse_remote_url(request.url.strip(), protocols)
         if parsed.protocol == "file":
+            if actor is not None and not actor.is_staff:
+                raise LinkRefused(
+                    "Only a staff account may link a local repository (file://).", "url"
+                )
             check_local_root(parsed.local_path, from_the_browser=True)
     except (RemoteURLError, LocalRootError) as error:
-        raise LinkRefused(str(error)) from None
+        raise LinkRefused(str(error), "url") from None
     limit = RepositoryRemote._meta.get_field("url").max_length or 0
     if len(parsed.url) > limit:
-        raise LinkRefused(f"The URL is longer than {limit} characters.")
-    if not request.branch:
-        raise LinkRefused("Name the branch to link.")
+        raise LinkRefused(f"The URL is longer than {limit} characters.", "url")
+    branch = request.branch.strip()
+    if not branch:
+        raise LinkRefused("Name the branch to link.", "branch")
     kind = request.credential_kind
     if kind not in Credential.values:
-        raise LinkRefused("Choose no credential, an HTTPS token or an SSH deploy key.")
+        raise LinkRefused(
+            "Choose no credential, an HTTPS token or an SSH deploy key.", "credential_kind"
+        )
     if kind == Credential.TOKEN and parsed.protocol != "https":
-        raise CredentialError("A token is sent over https:// only.")
+        raise LinkRefused("A token is sent over https:// only.", "credential_kind")
     if kind == Credential.SSH_KEY and parsed.protocol != "ssh":
-        raise CredentialError("A deploy key is used over ssh:// or git@host:path only.")
-    stored = encrypt(check_secret(kind, request.secret)) if kind else b""
+        raise LinkRefused(
+            "A deploy key is used over ssh:// or git@host:path only.", "credential_kind"
+        )
+    try:
+        stored = encrypt(check_secret(kind, request.secret)) if kind else b""
+    except CredentialError as error:
+        raise LinkRefused(str(error), "secret") from None
     return RepositoryRemote(
         workspace=workspace,
         url=parsed.url,
-        branch=request.branch,
+        branch=branch,
         credential_kind=kind,
         credential=stored,
     )
 
 
-def _checked_folder(folder: str) -> str:
+def checked_folder(folder: str) -> str:
+    """The folder in the repository as the link keeps it ("" for the top). Raises
+    LinkRefused."""
     folder = folder.strip().strip("/")
     if not folder:
         return ""
     try:
         return check_path(folder)
     except PathError as error:
-        raise LinkRefused(f"Folder {error}") from None
+        raise LinkRefused(f"Folder {error}", "folder") from None
 
 
 def fetch_remote(workspace: Workspace) -> None:

@@ -7,7 +7,7 @@ the commit.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -210,6 +210,7 @@ def sync_repository(
     actor: User | None = None,
     checked: str | None = None,
     progress: Progress = no_progress,
+    on_write: Callable[[], None] | None = None,
 ) -> tuple[str, SyncReport]:
     """Bring the commit `ref` names into `workspace` by the three-way rule and move the base
     there (docs/sync.md); a dry run only reports. Returns the commit and the report.
@@ -217,7 +218,8 @@ def sync_repository(
     With `checked` (the commit a Check showed), the followed branch must still be at that
     commit, or nothing is synced: Apply never brings in a commit other than the branch's.
     A publish a crash left half done is finished (or undone) first. `progress` hears which
-    step it is at (docs/jobs.md).
+    step it is at (docs/jobs.md). `on_write` runs first in the transaction that writes the
+    sync (linking saves the link there, so a refused sync keeps none).
     """
     pending_publish.settle(workspace)
     if checked is not None:
@@ -228,7 +230,7 @@ def sync_repository(
         origin = f"the repository at {commit[:12]}"
         progress(1, 2, "steps: comparing with the workspace")
         try:
-            return commit, _apply(workspace, commit, incoming, origin, dry_run, actor)
+            return commit, _apply(workspace, commit, incoming, origin, dry_run, actor, on_write)
         except SettledChanged:
             continue  # a suite not read was edited meanwhile: read the commit again
     raise WorkspaceChanged(
@@ -243,8 +245,11 @@ def _apply(
     origin: str,
     dry_run: bool,
     actor: User | None,
+    on_write: Callable[[], None] | None = None,
 ) -> SyncReport:
     with read_transaction() if dry_run else transaction.atomic():
+        if on_write is not None and not dry_run:
+            on_write()
         report = sync_workspace_files(workspace, incoming, origin, dry_run=dry_run, actor=actor)
         if not dry_run:
             Workspace.objects.filter(pk=workspace.pk).update(base_commit=commit)

@@ -377,15 +377,21 @@ class _Writer:
     def _remove(self, suite: Suite, removed: list[tuple[int, str]]) -> None:
         if not removed:
             return
-        Case.objects.filter(pk__in=[pk for pk, _ in removed]).delete()
-        for _, case_id in removed:
-            record_activity(
-                self.workspace,
-                self.actor,
-                ActivityRecord.Action.CASE_DELETED,
-                case_id,
-                f"from {suite.path}: removed in {self.report.origin}",
+        # Only the keys: the deletion collects the rows, and their documents may be large.
+        Case.objects.filter(pk__in=[pk for pk, _ in removed]).only("pk").delete()
+        # One insert for all: a sync that removes thousands of cases holds the database's
+        # writer (SQLite) for their records too.
+        detail = f"from {suite.path}: removed in {self.report.origin}"
+        ActivityRecord.objects.bulk_create(
+            ActivityRecord(
+                workspace_id=self.workspace.pk,
+                actor=self.actor,
+                action=ActivityRecord.Action.CASE_DELETED,
+                subject=case_id,
+                detail=detail,
             )
+            for _, case_id in removed
+        )
 
     def _place(
         self,

@@ -4,9 +4,7 @@ folder, and store every case's result at once (docs/runs.md)."""
 from __future__ import annotations
 
 import shutil
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -16,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ...models import Case, Job, Revision, Run, RunResult, Workspace
+from ..jobs.leftovers import scratch_folder
 from ..jobs.progress import Progress
 from ..jobs.running import OperationRefused
 from .agentv_cli import agentv_command, agentv_status
@@ -39,7 +38,7 @@ def run_cases(job: Job, progress: Progress) -> dict[str, Any]:
     documents = [entry["document"] for entry in run.cases]
     progress(0, len(documents), "tests done")
     _wait_for_a_place(run, progress)
-    folder = Path(tempfile.mkdtemp(prefix="agentv-run-"))  # mode 0700: this user's only
+    folder = scratch_folder(job, "run")  # mode 0700: this user's only
     try:
         try:
             eval_file = write_run_folder(folder, run.suite, documents)
