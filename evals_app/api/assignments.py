@@ -99,7 +99,7 @@ def queue(request: HttpRequest) -> QueueOut:
                 workspace=item.case.suite.workspace.slug,
                 suite=item.case.suite.path,
                 id=item.case.case_id,
-                status=item.case.status,
+                status=item.status,
                 waiting=item.waiting,
                 reviewed=item.reviewed,
             )

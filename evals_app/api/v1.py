@@ -50,8 +50,9 @@ class BoundedJSONParser(Parser):
     upload sent to an endpoint that takes JSON is refused (415), whatever it holds."""
 
     def parse_body(self, request: HttpRequest) -> dict[str, Any]:
-        if request.content_type.startswith("multipart/"):
-            raise NotJsonBody(request.content_type)
+        content_type = request.content_type or ""
+        if content_type.startswith("multipart/"):
+            raise NotJsonBody(content_type)
         data = load_json(request.body)
         if not isinstance(data, dict):
             raise ValueError("the request body must be a JSON object")

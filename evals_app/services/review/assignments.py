@@ -28,6 +28,7 @@ from ...models import (
     ReviewStatus,
     Suite,
 )
+from ...permissions import status_seen_across
 from ..cases.bulk import BulkResult
 from .approvals import review_started
 from .notifications import Kind, notify
@@ -146,14 +147,15 @@ def assignments_of(user: User) -> QuerySet[ReviewAssignment]:
         ReviewAssignment.objects.filter(
             reviewer_id=user.pk, case__suite__workspace_id__in=_reviewing(user)
         )
-        .alias(done=_reviewed_by(user.pk))
+        .alias(done=_reviewed_by(user.pk), shown_status=status_seen_across(user))
         .order_by(*QUEUE_ORDER)
     )
 
 
 def _waiting(assignments: QuerySet[ReviewAssignment]) -> QuerySet[ReviewAssignment]:
-    """The assignments whose case waits for its reviewer: in review, not reviewed by them yet."""
-    return assignments.filter(Q(case__status=ReviewStatus.IN_REVIEW, done=False))
+    """The assignments whose case waits for its reviewer: in review (as they see it: blind
+    review), not reviewed by them yet."""
+    return assignments.filter(Q(shown_status=ReviewStatus.IN_REVIEW, done=False))
 
 
 @dataclass
@@ -161,6 +163,7 @@ class QueueItem:
     """One case of a reviewer's queue."""
 
     case: Case
+    status: str  # as the reviewer sees it (blind review)
     reviewed: bool
     waiting: bool
     new: bool
@@ -207,15 +210,16 @@ def my_queue(
     shown = assignments.values("pk")[(page - 1) * per_page : page * per_page]
     rows = (
         assignments.filter(pk__in=shown)
-        .annotate(reviewed=F("done"))
+        .annotate(reviewed=F("done"), status=F("shown_status"))
         .select_related("case__suite__workspace")
         .only(*SHOWN)
     )
     items = [
         QueueItem(
             row.case,
+            row.status,
             row.reviewed,
-            row.case.status == ReviewStatus.IN_REVIEW and not row.reviewed,
+            row.status == ReviewStatus.IN_REVIEW and not row.reviewed,
             last_seen is not None and last_seen < max(row.created_at, row.case.updated_at),
         )
         for row in rows
@@ -241,19 +245,20 @@ def _counts(user: User, assignments: QuerySet[ReviewAssignment]) -> tuple[int, i
         case__suite__workspace_id__in=_reviewing(user),
         created_at__gt=review_started(OuterRef("case")),
     )
-    assigned = _by_status(assignments.order_by(), Count("*"))
-    reviewed = _by_status(decided.order_by(), Count("case", distinct=True))
+    # The user decided the reviewed cases, so blind review hides none of their statuses.
+    assigned = _by_status(assignments.order_by(), F("shown_status"), Count("*"))
+    reviewed = _by_status(decided.order_by(), F("case__status"), Count("case", distinct=True))
     in_review = ReviewStatus.IN_REVIEW
     waiting = assigned.get(in_review, 0) - reviewed.get(in_review, 0)
     return sum(assigned.values()), sum(reviewed.values()), waiting
 
 
 def _by_status(
-    rows: QuerySet[ReviewAssignment] | QuerySet[ReviewEvent], count: Count
+    rows: QuerySet[ReviewAssignment] | QuerySet[ReviewEvent], status: F, count: Count
 ) -> dict[str, int]:
-    """`count` of `rows` (assignments or review events) by their case's status."""
-    counted = rows.values("case__status").annotate(count=count)
-    return {row["case__status"]: row["count"] for row in counted}
+    """`count` of `rows` (assignments or review events) by their case's `status`."""
+    counted = rows.values(status=status).annotate(count=count)
+    return {row["status"]: row["count"] for row in counted}
 
 
 def next_in_queue(user: User, after: int | None = None) -> Case | None:
