@@ -82,7 +82,7 @@ def move(
         if blind and action in DECISIONS and current.status in DECIDED_STATUSES:
             # Blind review: the reviewer sees the case in review, and reviews it so; their
             # review is recorded, and the status stays what the others' decisions made it.
-            if actor.pk in authors_of_pending_change(current):
+            if action == Action.APPROVED and actor.pk in authors_of_pending_change(current):
                 raise ReviewError(OWN_CHANGE)
             to_status = current.status
         elif current.status not in allowed_from:
