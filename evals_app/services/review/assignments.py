@@ -47,6 +47,7 @@ SHOWN = (
     "case__suite__workspace",
     "case__case_id",
     "case__status",
+    "case__position",
     "case__updated_at",
     "case__suite__path",
     "case__suite__workspace__name",
@@ -208,22 +209,7 @@ def my_queue(
         last_seen = visit.seen_at if page == 1 else visit.previous_seen_at
     # The page's rows chosen first (a narrow sort), so only they are looked up and read.
     shown = assignments.values("pk")[(page - 1) * per_page : page * per_page]
-    rows = (
-        assignments.filter(pk__in=shown)
-        .annotate(reviewed=F("done"), status=F("shown_status"))
-        .select_related("case__suite__workspace")
-        .only(*SHOWN)
-    )
-    items = [
-        QueueItem(
-            row.case,
-            row.status,
-            row.reviewed,
-            row.status == ReviewStatus.IN_REVIEW and not row.reviewed,
-            last_seen is not None and last_seen < max(row.created_at, row.case.updated_at),
-        )
-        for row in rows
-    ]
+    items = [queue_item(row, last_seen) for row in queue_rows(user).filter(pk__in=shown)]
     if look and page == 1:
         QueueVisit.objects.update_or_create(
             user=user, defaults={"seen_at": timezone.now(), "previous_seen_at": last_seen}
@@ -231,6 +217,33 @@ def my_queue(
     first_place = (page - 1) * per_page + 1
     next_case = next_in_queue(user)
     return Queue(items, total, reviewed, waiting, next_case, last_seen, page, pages, first_place)
+
+
+def queue_rows(user: User) -> QuerySet[ReviewAssignment]:
+    """The user's assignments as their queue shows them, in its order: each with `reviewed`
+    and `status` (their case's, as the user sees it), its case, suite and workspace read."""
+    return (
+        assignments_of(user)
+        .annotate(reviewed=F("done"), status=F("shown_status"))
+        .select_related("case__suite__workspace")
+        .only(*SHOWN)
+    )
+
+
+def queue_item(row: Any, last_seen: datetime | None = None) -> QueueItem:
+    """One of queue_rows as a QueueItem (new: changed or assigned after `last_seen`)."""
+    return QueueItem(
+        row.case,
+        row.status,
+        row.reviewed,
+        row.status == ReviewStatus.IN_REVIEW and not row.reviewed,
+        last_seen is not None and last_seen < max(row.created_at, row.case.updated_at),
+    )
+
+
+def queue_progress(user: User) -> tuple[int, int, int]:
+    """How many cases the user's queue holds, how many of them they reviewed, how many wait."""
+    return _counts(user, assignments_of(user))
 
 
 def _counts(user: User, assignments: QuerySet[ReviewAssignment]) -> tuple[int, int, int]:
