@@ -12,6 +12,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from evals_app.editor.form_fields import json_value
@@ -191,6 +192,10 @@ def importer(client: Client) -> Client:
     return client
 
 
+def importer_user() -> User:
+    return User.objects.get(username="alice")
+
+
 def with_central_directory_offset_moved(data: bytes, by: int) -> bytes:
     """`data` whose end record places the central directory `by` bytes later than it is:
     every entry's local header then lies before the start of the file."""
@@ -270,6 +275,22 @@ def test_a_zip_with_nul_in_its_text_is_refused_naming_file_case_and_field(
 
     assert message in html
     assert "Traceback" not in html and "DataError" not in html
+    assert database_snapshot() == before
+
+
+def test_pasted_yaml_with_a_nul_escape_is_refused_naming_the_field(importer: Client) -> None:
+    workspace = factories.workspace("Pasting")
+    suite = factories.suite(workspace)
+    workspace.memberships.create(user=importer_user(), role="editor")
+    before = database_snapshot()
+
+    response = importer.post(
+        f"/w/{workspace.slug}/suites/{suite.pk}/cases/paste/",
+        {"yaml": 'id: t1\ncriteria: Says hi.\ninput: "h\\0i"\n'},
+    )
+
+    assert response.status_code == 422
+    assert "case t1: input: text cannot hold NUL characters" in unescape(response.content.decode())
     assert database_snapshot() == before
 
 
