@@ -78,8 +78,9 @@ def move(
     with transaction.atomic():
         current = Case.objects.select_for_update().get(pk=case.pk)
         allowed_from, to_status = TRANSITIONS[action]
-        blind = blind_to_case(actor, current)
-        if blind and action in DECISIONS and current.status in DECIDED_STATUSES:
+        # Asked only where it matters: a decided status, which a blind reviewer sees in review.
+        blind = current.status in DECIDED_STATUSES and blind_to_case(actor, current)
+        if blind and action in DECISIONS:
             # Blind review: the reviewer sees the case in review, and reviews it so; their
             # review is recorded, and the status stays what the others' decisions made it.
             if action == Action.APPROVED and actor.pk in authors_of_pending_change(current):
