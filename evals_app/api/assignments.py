@@ -7,17 +7,25 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest
-from ninja import Router, Schema, Status
+from ninja import Query, Router, Schema, Status
 
 from ..permissions import Capability
-from ..services.review.assignments import AssignmentError, assign_cases, my_queue, reviewers_of
+from ..services.review.assignments import (
+    QUEUE_ORDER,
+    AssignmentError,
+    assign_cases,
+    queue_item,
+    queue_progress,
+    queue_rows,
+    reviewers_of,
+)
 from .auth import api_user
+from .cursors import BadCursor
 from .errors import WORKSPACE_ERRORS, Message
 from .lookups import access_to, suite_at
+from .pages import Page, PageQuery, page_of
 
 router = Router(tags=["review"])
-# The queue's answer lists its first cases, this many; its counts cover them all.
-QUEUE_CASES = 200
 
 
 class Assignment(Schema):
@@ -77,32 +85,46 @@ class QueuedCase(Schema):
     reviewed: bool
 
 
-class QueueOut(Schema):
-    """The caller's queue: how many cases, reviewed and waiting, and the first of them."""
+class QueuePage(Page[QueuedCase]):
+    """A page of the caller's queue, with how many of all its cases they reviewed and how
+    many wait for them."""
 
-    total: int
     reviewed: int
     waiting: int
-    cases: list[QueuedCase]
 
 
-@router.get("/queue", response={200: QueueOut, 401: Message})
-def queue(request: HttpRequest) -> QueueOut:
-    """The cases assigned to the caller, in order (the first 200), with their progress."""
-    mine = my_queue(api_user(request), per_page=QUEUE_CASES, look=False)
-    return QueueOut(
-        total=mine.total,
-        reviewed=mine.reviewed,
-        waiting=mine.waiting,
-        cases=[
+@router.get("/queue", response={200: QueuePage, 400: Message, 401: Message})
+def queue(request: HttpRequest, page: Query[PageQuery]) -> Any:
+    """The cases assigned to the caller, in queue order (workspace, suite, the suite's
+    order), a page at a time, with their progress over the whole queue."""
+    user = api_user(request)
+    rows: list[Any]  # annotated rows (reviewed, status)
+    try:
+        rows, total, following = page_of(
+            queue_rows(user),
+            QUEUE_ORDER,
+            lambda row: (row.case.suite.workspace.name, row.case.suite.path, row.case.position),
+            (str, str, int),
+            page,
+        )
+    except BadCursor as error:
+        return Status(400, Message(message=str(error)))
+    _, reviewed, waiting = queue_progress(user)
+    items = [queue_item(row) for row in rows]
+    return QueuePage(
+        items=[
             QueuedCase(
                 workspace=item.case.suite.workspace.slug,
                 suite=item.case.suite.path,
                 id=item.case.case_id,
-                status=item.case.status,
+                status=item.status,
                 waiting=item.waiting,
                 reviewed=item.reviewed,
             )
-            for item in mine.items
+            for item in items
         ],
+        total=total,
+        next=following,
+        reviewed=reviewed,
+        waiting=waiting,
     )

@@ -10,7 +10,7 @@ from ninja import Field, Query, Router, Schema, Status
 from ..eval_files.errors import EvalFileError
 from ..eval_files.json_keys import KeyCollision, with_keys_typed_as, with_string_keys
 from ..models import Case, ReviewStatus
-from ..permissions import Capability
+from ..permissions import Capability, status_of, status_seen_by
 from ..services.cases.editing import CaseConflict, differences, save_case
 from .auth import api_user
 from .cursors import BadCursor
@@ -88,11 +88,14 @@ def list_cases(request: HttpRequest, slug: str, filters: Query[CaseFilter]) -> A
         cases = Case.objects.filter(suite=suite_at(access, filters.suite))
     else:
         cases = Case.objects.filter(suite__workspace=access.workspace)
+    # The status as the caller may see it (blind review, permissions.status_seen_by).
+    cases = cases.annotate(shown_status=status_seen_by(access))
     if filters.status is not None:
-        cases = cases.filter(status=filters.status)
+        cases = cases.filter(shown_status=filters.status)
     listed = cases.select_related("suite").only(
         "case_id", "status", "version", "position", "suite__path"
     )
+    rows: list[Any]  # annotated rows (shown_status)
     try:
         rows, total, following = page_of(
             listed,
@@ -108,7 +111,7 @@ def list_cases(request: HttpRequest, slug: str, filters: Query[CaseFilter]) -> A
             CaseSummary(
                 suite=case.suite.path,
                 id=case.case_id,
-                status=ReviewStatus(case.status),
+                status=ReviewStatus(case.shown_status),
                 version=case.version,
             )
             for case in rows
@@ -125,7 +128,7 @@ def list_cases(request: HttpRequest, slug: str, filters: Query[CaseFilter]) -> A
 def read_case(request: HttpRequest, slug: str, address: Query[CaseAddress]) -> Any:
     """One case with its document. Mapping keys that YAML holds as numbers, booleans or null
     come as their JSON text (`0` → `"0"`); see docs/api.md."""
-    _, case = case_at(request, slug, address.suite, address.id, Capability.VIEW)
+    access, case = case_at(request, slug, address.suite, address.id, Capability.VIEW)
     try:
         document = with_string_keys(case.document)
     except KeyCollision as collision:
@@ -133,7 +136,7 @@ def read_case(request: HttpRequest, slug: str, address: Query[CaseAddress]) -> A
     return CaseOut(
         suite=case.suite.path,
         id=case.case_id,
-        status=ReviewStatus(case.status),
+        status=ReviewStatus(status_of(access, case)),
         version=case.version,
         document=document,
     )

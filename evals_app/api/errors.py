@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
 from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
@@ -14,6 +15,15 @@ from ..eval_files.errors import EvalFileError
 from ..json_limits import UnstorableText
 
 TOKEN_REQUIRED = "A valid API token is required: send the header 'Authorization: Bearer TOKEN'."
+
+
+class NotJsonBody(ValueError):
+    """A body of another type (a form upload) sent to an endpoint that takes JSON."""
+
+    def __init__(self, content_type: str) -> None:
+        super().__init__(
+            f"This endpoint takes a JSON body (Content-Type: application/json), not {content_type}."
+        )
 
 
 class Message(Schema):
@@ -66,6 +76,8 @@ def install_error_handlers(api: NinjaAPI) -> None:
     @api.exception_handler(HttpError)
     def http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
         message = str(error)
+        if isinstance(error.__cause__, NotJsonBody):
+            return answer(request, str(error.__cause__), 415)
         if isinstance(error.__cause__, UnstorableText):
             # A field of a usable body: named as the page's refusals name a form field.
             message = str(error.__cause__)
@@ -88,6 +100,12 @@ def install_error_handlers(api: NinjaAPI) -> None:
     @api.exception_handler(PermissionDenied)
     def forbidden(request: HttpRequest, error: PermissionDenied) -> HttpResponse:
         return answer(request, str(error) or "Your role does not allow this.", 403)
+
+    @api.exception_handler(MultiPartParserError)
+    def unreadable_form(request: HttpRequest, error: MultiPartParserError) -> HttpResponse:
+        # A form upload without its boundary or with a broken one: the endpoints that take
+        # files read them through ninja, which would let the parser's error through as a 500.
+        return answer(request, f"The request body is not a usable multipart form: {error}", 400)
 
     @api.exception_handler(RequestDataTooBig)
     def too_big(request: HttpRequest, error: RequestDataTooBig) -> HttpResponse:

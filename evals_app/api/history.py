@@ -10,8 +10,7 @@ from ninja import Query, Router, Schema, Status
 
 from ..eval_files.json_keys import KeyCollision, with_string_keys
 from ..models import ReviewEvent, ReviewStatus, Revision
-from ..permissions import Capability
-from ..services.review.scores import blind_to
+from ..permissions import Capability, blind_to, shown_status, steps_seen_by
 from .cases import CaseAddress
 from .cursors import BadCursor
 from .errors import WORKSPACE_ERRORS, Message
@@ -81,16 +80,14 @@ def list_revisions(
 def list_review_steps(
     request: HttpRequest, slug: str, address: Query[CaseAddress], page: Query[PageQuery]
 ) -> Any:
-    """The case's review steps, oldest first; a blind reviewer gets none of the others'
+    """The case's review steps, oldest first; a blind reviewer gets none that tells others'
     decisions until they gave their own (docs/user-guide.md, "Blind review")."""
     access, case = case_at(request, slug, address.suite, address.id, Capability.VIEW)
     steps = ReviewEvent.objects.filter(case=case).select_related("actor")
-    if blind_to(access, [case]):
-        steps = steps.exclude(
-            action__in=[ReviewEvent.Action.APPROVED, ReviewEvent.Action.CHANGES_REQUESTED]
-        )
+    seen = steps_seen_by(access, steps)
+    blind = bool(blind_to(access, [case]))  # then the statuses steps left are hidden too
     try:
-        rows, total, following = page_of(steps, ("pk",), lambda e: (e.pk,), (int,), page)
+        rows, total, following = page_of(seen, ("pk",), lambda e: (e.pk,), (int,), page)
     except BadCursor as error:
         return Status(400, Message(message=str(error)))
     items = [
@@ -98,8 +95,8 @@ def list_review_steps(
             action=ReviewEvent.Action(e.action),
             actor=e.actor.username if e.actor else None,
             created_at=e.created_at,
-            from_status=ReviewStatus(e.from_status),
-            to_status=ReviewStatus(e.to_status),
+            from_status=ReviewStatus(shown_status(e.from_status, blind)),
+            to_status=ReviewStatus(shown_status(e.to_status, blind)),
             note=e.note,
         )
         for e in rows

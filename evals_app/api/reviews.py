@@ -9,10 +9,10 @@ from django.http import HttpRequest
 from ninja import Query, Router, Schema, Status
 
 from ..models import ReviewStatus
-from ..permissions import REVIEW_STEPS, Capability
+from ..permissions import REVIEW_STEPS, Capability, blind_to
 from ..services.review.approvals import rules_of
 from ..services.review.criteria import CriterionError, read_answers, review_form
-from ..services.review.scores import blind_to, scores_of_cases
+from ..services.review.scores import scores_of_cases
 from ..services.review.workflow import ReviewError, move
 from .auth import api_user
 from .cases import CaseAddress

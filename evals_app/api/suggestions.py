@@ -24,8 +24,10 @@ from ..services.review.suggestions import (
 )
 from .auth import api_user
 from .cases import CaseAddress, Saved
+from .cursors import BadCursor
 from .errors import WORKSPACE_ERRORS, InvalidDocument, Message, invalid_document
 from .lookups import access_to, case_at
+from .pages import Page, PageQuery, page_of
 
 router = Router(tags=["review"])
 
@@ -68,16 +70,22 @@ class Dismissal(Schema):
 
 @router.get(
     "/workspaces/{slug}/case/suggestions",
-    response={200: list[SuggestionOut], 422: Message, **WORKSPACE_ERRORS},
+    response={200: Page[SuggestionOut], 422: Message, **WORKSPACE_ERRORS},
 )
-def case_suggestions(request: HttpRequest, slug: str, address: Query[CaseAddress]) -> Any:
-    """The case's suggestions, oldest first."""
+def case_suggestions(
+    request: HttpRequest, slug: str, address: Query[CaseAddress], page: Query[PageQuery]
+) -> Any:
+    """The case's suggestions, oldest first, a page at a time (docs/api.md)."""
     _, case = case_at(request, slug, address.suite, address.id, Capability.VIEW)
     found = case.suggestions.select_related("author", "resolved_by", "revision")
     try:
-        return [_out(suggestion, case) for suggestion in found]
+        rows, total, following = page_of(found, ("pk",), lambda s: (s.pk,), (int,), page)
+        items = [_out(suggestion, case) for suggestion in rows]
+    except BadCursor as error:
+        return Status(400, Message(message=str(error)))
     except KeyCollision as collision:
         return Status(422, Message(message=str(collision)))
+    return Page[SuggestionOut](items=items, total=total, next=following)
 
 
 @router.post(

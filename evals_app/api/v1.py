@@ -34,7 +34,7 @@ from . import (
     workspaces,
 )
 from .auth import BearerToken
-from .errors import install_error_handlers
+from .errors import NotJsonBody, install_error_handlers
 
 DESCRIPTION = """\
 Read and edit the cases of your workspaces, take review steps, get the formatted cases, and
@@ -46,9 +46,13 @@ role in each. Every error is JSON with a `message`.
 
 
 class BoundedJSONParser(Parser):
-    """Request bodies: a JSON object, nested no deeper than a case may be (json_limits)."""
+    """Request bodies: a JSON object, nested no deeper than a case may be (json_limits); a form
+    upload sent to an endpoint that takes JSON is refused (415), whatever it holds."""
 
     def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        content_type = request.content_type or ""
+        if content_type.startswith("multipart/"):
+            raise NotJsonBody(content_type)
         data = load_json(request.body)
         if not isinstance(data, dict):
             raise ValueError("the request body must be a JSON object")

@@ -19,12 +19,12 @@ from ..models import (
     ReviewStatus,
     Suggestion,
 )
-from ..permissions import WorkspaceAccess
+from ..permissions import WorkspaceAccess, blind_to, shown_status, steps_seen_by
 from ..request_numbers import parse_number
 from ..services.review.approvals import authors_of_pending_change, counted_approvers, rules_of
 from ..services.review.assignments import assignment_panel
 from ..services.review.criteria import review_form
-from ..services.review.scores import CaseScores, blind_to, scores_of_cases
+from ..services.review.scores import CaseScores, scores_of_cases
 
 
 @dataclass
@@ -87,26 +87,26 @@ def review_context(
         (f"{section}-{position}", _anchor_label(section, position, role))
         for section, position, role in turns
     ]
-    in_review = case.status == ReviewStatus.IN_REVIEW
+    # Blind review: before their own review, a reviewer sees the case in review whatever
+    # others decided, reviews it as such, and sees none of the steps that tell a decision.
+    blind = bool(blind_to(access, [case]))
+    status = shown_status(case.status, blind)
+    in_review = status == ReviewStatus.IN_REVIEW
     pending = authors_of_pending_change(case) if in_review else set()
     own_change = access.can_review and user.pk in pending
     previous_case, next_case = _neighbours(case)
     rules = rules_of(access.workspace)
-    blind = bool(blind_to(access, [case]))
     events = case.review_events.select_related("actor").order_by("-created_at", "-pk")
-    if blind:
-        decisions = [ReviewEvent.Action.APPROVED, ReviewEvent.Action.CHANGES_REQUESTED]
-        events = events.exclude(action__in=decisions)
     panel = ReviewPanel(
-        status=case.status,
-        status_label=ReviewStatus(case.status).label,
-        events=list(events[:8]),
+        status=status,
+        status_label=ReviewStatus(status).label,
+        events=list(steps_seen_by(access, events)[:8]),
         threads=threads,
         threads_by_anchor=by_anchor,
         anchors=anchors,
         slot_anchors=_slot_anchors(posted, turns),
         can_submit=access.can_edit
-        and case.status in (ReviewStatus.DRAFT, ReviewStatus.CHANGES_REQUESTED),
+        and status in (ReviewStatus.DRAFT, ReviewStatus.CHANGES_REQUESTED),
         can_review=access.can_review and in_review,
         can_approve=access.can_review and in_review and not own_change,
         approve_blocked="You changed this case since its last approval." if own_change else "",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -233,14 +234,26 @@ def _contents(
     seen: set[str] = set()
     notes = notes if notes is not None else []
     prefix: tuple[str | int, ...] = (cases_key,) if cases_key else ()
+    # NUL, which no database column stores (PostgreSQL refuses it), can only come from an
+    # escape (`"\0"`, `"\u0000"`) or a raw byte of a JSONL or CSV file: only then is every
+    # text walked.
+    may_hold_nul = source is None or _MAY_HOLD_NUL.search(_as_text(source)) is not None
+    if may_hold_nul and (where := nul_field(header)) is not None:
+        line = None
+        if source is not None and file_format in ("yaml", "yaml-list"):
+            line = _lines(source).line_of(field_path(where))
+        raise EvalFileError(NUL_REFUSED, line=line, field=where)
     for index, case in enumerate(cases):
         try:
+            if may_hold_nul and (where := nul_field(case)) is not None:
+                raise EvalFileError(NUL_REFUSED, field=where)
             case_parts = split_case(case)
         except EvalFileError as error:
             if source is not None and file_format in ("yaml", "yaml-list"):
                 located = (*prefix, _position(header, cases_key, index), *field_path(error.field))
                 error.line = _lines(source).line_of(located)
-            error.case_id = case.get("id") if isinstance(case.get("id"), str) else None
+            case_id = case.get("id")
+            error.case_id = _without_nul(case_id) if isinstance(case_id, str) else None
             error.field = f"{cases_key or ''}[{index}].{error.field}".lstrip(".")
             if error.case_id is not None:
                 error.field = field_name_in_case(error.field)
@@ -339,6 +352,44 @@ def _position(header: dict[Any, Any], cases_key: str | None, case_index: int) ->
             if seen == case_index:
                 return position
     return case_index
+
+
+NUL_REFUSED = "text cannot hold NUL characters (`\\0`, `\\u0000`)"
+# An escape that may spell NUL in YAML or JSON (`\0`, `\x00`, `\u0000`, `\U00000000`), or
+# a raw NUL.
+_MAY_HOLD_NUL = re.compile(r"\\[0xuU]|\x00")
+
+
+def nul_field(value: Any, where: str = "") -> str | None:
+    """The field (as `input[0].content`) of the first key or text in `value` that holds NUL,
+    or None; a key's own field names it."""
+    if isinstance(value, str):
+        return (where or "the text") if "\x00" in value else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            name = _without_nul(key) if isinstance(key, str) else str(key)
+            inside = f"{where}.{name}" if where else name
+            if isinstance(key, str) and "\x00" in key:
+                return inside
+            found = nul_field(item, inside)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = nul_field(item, f"{where}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _without_nul(text: str) -> str:
+    """`text` as a message may name it (and a database store it): NUL shown as `␀`."""
+    return text.replace("\x00", "\u2400")
+
+
+def _as_text(source: bytes | str) -> str:
+    # Only searched for NUL and escapes: bytes that are not UTF-8 are refused elsewhere.
+    return source if isinstance(source, str) else source.decode("utf-8", "replace")
 
 
 def _shortened(case_id: str) -> str:
@@ -450,6 +501,11 @@ def read_case(data: Any) -> CaseParts:
     accepts."""
     if not isinstance(data, dict):
         raise EvalFileError(f"a case must be a mapping with an id, not {_kind(data)}")
+    where = nul_field(data)
+    if where is not None:
+        case_id = data.get("id")
+        named = _without_nul(case_id) if isinstance(case_id, str) else None
+        raise EvalFileError(NUL_REFUSED, case_id=named, field=where)
     parts = split_case(data)
     problem = case_id_problem(parts.case_id)
     if problem is not None:

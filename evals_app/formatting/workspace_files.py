@@ -22,7 +22,8 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLO
 
 
 class UndecodableFileError(Exception):
-    """A workspace file exists but its bytes are not UTF-8 text."""
+    """A workspace file exists but its bytes are not UTF-8 text, or hold NUL, which no text
+    column stores (PostgreSQL refuses it): the app takes neither as text."""
 
     def __init__(self, path: str) -> None:
         super().__init__(f"{path} is not UTF-8 text")
@@ -74,8 +75,10 @@ class DirectoryFiles:
         try:
             text = self._read_uncached(path)
         except UnicodeDecodeError:
+            text = "\x00"  # not text either
+        if text is not None and "\x00" in text:
             self.undecodable.add(path)
-            raise UndecodableFileError(path) from None
+            raise UndecodableFileError(path)
         self._cache[path] = text
         return text
 

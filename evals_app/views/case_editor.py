@@ -30,7 +30,13 @@ from ..eval_files.yaml_dumper import dump_yaml
 from ..formatting.profile_2025.formatter import MODES
 from ..json_limits import JSONTooDeep, UnstorableText, load_json
 from ..models import Case, Comment, CommentThread, Suite
-from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
+from ..permissions import (
+    Capability,
+    WorkspaceAccess,
+    signed_in_user,
+    status_of,
+    workspace_access,
+)
 from ..request_numbers import parse_number
 from ..services.cases.editing import CaseConflict, differences, paste_case, save_case
 from ..services.cases.pasting import paste_example, pasted_replacement
@@ -327,6 +333,7 @@ def case_paste(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRespon
             if replacement and replacement.changes and confirmed != str(replacement.case.version):
                 # Shown again if the case changed after the user saw the differences.
                 context.update(replacement=replacement, changed_since=bool(confirmed))
+                context["replaced_status"] = status_of(access, replacement.case)
                 return render(request, "evals/case_paste.html", context)
             case, created = paste_case(suite, source, signed_in_user(request))
         except EvalFileError as error:

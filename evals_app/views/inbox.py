@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from ..models import Notification
-from ..permissions import signed_in_user
+from ..permissions import notifications_of, signed_in_user
 from ..services.review.notifications import (
     email_kinds_of,
     mark_read,
@@ -24,9 +24,7 @@ INBOX_LENGTH = 100
 def inbox(request: HtmxHttpRequest) -> HttpResponse:
     """My latest notifications, unread ones marked, and my email choices."""
     user = signed_in_user(request)
-    notifications = list(
-        Notification.objects.filter(recipient=user).select_related("actor")[:INBOX_LENGTH]
-    )
+    notifications = list(notifications_of(user).select_related("actor")[:INBOX_LENGTH])
     context = {
         "notifications": notifications,
         "unread": sum(item.read_at is None for item in notifications),
@@ -47,7 +45,7 @@ def inbox_count(request: HtmxHttpRequest) -> HttpResponse:
 def notification_open(request: HtmxHttpRequest, notification_pk: int) -> HttpResponse:
     """Mark a notification read and go to what it is about."""
     user = signed_in_user(request)
-    notification = get_object_or_404(Notification, recipient=user, pk=notification_pk)
+    notification = get_object_or_404(notifications_of(user), pk=notification_pk)
     mark_read(user, [notification.pk])
     return redirect(notification.link)
 

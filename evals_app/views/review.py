@@ -122,7 +122,7 @@ def review_queue(request: HtmxHttpRequest) -> HttpResponse:
 def activity(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Who changed, commented on or reviewed what in a workspace, newest first."""
     access = workspace_access(request.user, slug)
-    page = workspace_activity(access.workspace, ACTIVITY_PER_PAGE, _activity_key(request))
+    page = workspace_activity(access, ACTIVITY_PER_PAGE, _activity_key(request))
     context = {
         "workspace": access.workspace,
         "access": access,

@@ -17,7 +17,15 @@ from django_htmx.http import push_url
 from ..eval_files.errors import EvalFileError
 from ..forms import CaseForm, CaseListForm
 from ..models import Case, Suite
-from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
+from ..permissions import (
+    Capability,
+    WorkspaceAccess,
+    blind_to,
+    reviews_blind,
+    signed_in_user,
+    status_seen_by,
+    workspace_access,
+)
 from ..services.cases.list_changes import (
     Direction,
     add_case,
@@ -32,12 +40,7 @@ from ..services.profiles import profile_of
 from ..services.repository.conflicts import open_conflicts
 from ..services.review.assignments import reviewers_of
 from ..services.review.criteria import review_form
-from ..services.review.scores import (
-    blind_to,
-    reviews_blind,
-    score_filter_choices,
-    scores_of_cases,
-)
+from ..services.review.scores import score_filter_choices, scores_of_cases
 from ..services.suites.eval_files import case_file_references, page_of_cases, summarize_cases
 from .fragments import render_page
 from .htmx_request import HtmxHttpRequest
@@ -173,7 +176,9 @@ def suite_context(
         listing = replace(listing, score="")
     # A page of cases at a time: rendering a row costs far more than reading it, and a
     # suite of thousands of cases must still open at once.
-    page_obj, total = page_of_cases(suite, listing, page, CASES_PER_PAGE)
+    page_obj, total = page_of_cases(
+        suite, listing, page, CASES_PER_PAGE, status=status_seen_by(access)
+    )
     cases = list(page_obj.object_list)
     places = places_on_page(suite, listing, cases, page_obj.start_index())
     summaries = summarize_cases(suite, cases, places)

@@ -150,7 +150,7 @@ def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
     workspace = access.workspace
     configs = workspace_configs(workspace)
     files = file_rows(workspace, configs)
-    counts = status_counts(workspace)
+    counts = status_counts(access)
     suites = list(
         workspace.suites.defer(*Suite.TEXTS).annotate(case_count=Count("cases")).order_by("path")
     )

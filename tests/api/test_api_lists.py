@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from evals_app.api.pages import MAX_PAGE_SIZE
-from evals_app.models import Job, ReviewEvent
+from evals_app.models import Job, ReviewAssignment, ReviewEvent, Suggestion
 from tests import factories
 from tests.api.api_calls import ApiClient, Team, make_team
 
@@ -31,8 +31,15 @@ def team() -> Team:
     for number in range(ITEMS):
         factories.revision(team.first, owner, f"edit {number}")
         factories.review_event(team.first, owner, ReviewEvent.Action.SUBMITTED, f"step {number}")
+        Suggestion.objects.create(
+            case=team.first, author=owner, base={}, base_version=1, document={}, note=f"{number}"
+        )
         Job.objects.create(kind=Job.Kind.EXPORT, requested_by=owner, workspace=team.workspace)
     Job.objects.filter(requested_by=owner).update(finished_at=timezone.now())
+    queued = team.workspace.suites.get(path="evals/more-1.yaml")
+    for number in range(ITEMS):
+        assigned = factories.case(queued, f"queued-{number}")
+        ReviewAssignment.objects.create(case=assigned, reviewer=owner, assigned_by=owner)
     return team
 
 
@@ -51,6 +58,8 @@ LISTS: dict[str, tuple[str, Callable[[Team], dict[str, str]], Callable[[Any], An
     "revisions": ("/workspaces/team-evals/case/revisions", case_query, lambda i: i["number"]),
     "review steps": ("/workspaces/team-evals/case/review-steps", case_query, lambda i: i["note"]),
     "jobs": ("/jobs", no_query, lambda item: item["id"]),
+    "suggestions": ("/workspaces/team-evals/case/suggestions", case_query, lambda i: i["note"]),
+    "my queue": ("/queue", no_query, lambda item: item["id"]),
 }
 
 

@@ -101,7 +101,7 @@ def test_an_owner_assigns_cases_and_the_reviewer_reads_their_queue(team: Team) -
 
     assert response.json() == {"assigned": ["first", "second"]}
     assert (queue["total"], queue["reviewed"], queue["waiting"]) == (2, 0, 1)
-    assert [case["id"] for case in queue["cases"]] == ["first", "second"]
+    assert [case["id"] for case in queue["items"]] == ["first", "second"]
 
 
 @pytest.mark.parametrize(

@@ -41,7 +41,7 @@ def test_a_reviewer_suggests_and_everyone_reads_it(team: Team) -> None:
     listed = team.as_role("viewer").get(SUGGESTIONS, **team.case_query())
 
     assert listed.status_code == 200
-    [suggestion] = listed.json()
+    [suggestion] = listed.json()["items"]
     assert suggestion == {**made.json(), "created_at": suggestion["created_at"]}
     assert (suggestion["author"], suggestion["state"], suggestion["stale"]) == (
         "reviewer-team-evals",
@@ -81,14 +81,14 @@ def test_only_editors_apply(team: Team, role: str, status: int) -> None:
     assert applied == (status == 200)
     if status == 200:
         assert response.json() == {"version": 2, "id": "first"}
-        listed = team.as_role("viewer").get(SUGGESTIONS, **team.case_query()).json()
+        listed = team.as_role("viewer").get(SUGGESTIONS, **team.case_query()).json()["items"]
         assert (listed[0]["state"], listed[0]["revision"]) == ("applied", 2)
 
 
 def test_a_stale_suggestion_is_refused(team: Team) -> None:
     pk = propose(team, "reviewer", "What is 3+3?").json()["pk"]
     save_case(team.first, reworded(team.first, "What is 4+4?"), 1)
-    assert team.as_role("viewer").get(SUGGESTIONS, **team.case_query()).json()[0]["stale"]
+    assert team.as_role("viewer").get(SUGGESTIONS, **team.case_query()).json()["items"][0]["stale"]
 
     response = team.as_role("editor").post(f"/workspaces/team-evals/suggestions/{pk}/apply", {})
 

@@ -128,6 +128,12 @@ BAD_FILES = [
         id="missing-id-in-cases",
     ),
     pytest.param(
+        'tests:\n  - id: t1\n    input: "h\\0i"\n',
+        3,
+        "case 't1': input: text cannot hold NUL characters",
+        id="nul-in-a-value",
+    ),
+    pytest.param(
         HEADER + "  - !!python/object/apply:os.system [echo hi]\n",
         3,
         "unsupported tag !!python/object/apply:os.system",

@@ -18,6 +18,7 @@ from evals_app.services.review.assignments import assign_cases
 from evals_app.services.review.comments import reply, start_thread
 from evals_app.services.review.notifications import mentioned, set_email_kinds
 from evals_app.services.review.workflow import move
+from evals_app.services.workspaces.memberships import remove_member
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -185,3 +186,48 @@ def test_email_choices_are_saved_from_the_inbox(workspace: Workspace) -> None:
 
     assert 'value="mention" checked' in page
     assert 'value="assignment">' in page
+
+
+# Access lost: a workspace's notifications go with it.
+
+
+def test_a_member_removed_no_longer_reads_the_workspaces_notifications(
+    workspace: Workspace,
+) -> None:
+    owner, ann = person(workspace, "olga", "owner"), person(workspace, "ann")
+    start_thread(the_case(), owner, "@ann the refund wording is off")
+    notification = Notification.objects.get(recipient=ann)
+    remove_member(workspace, workspace.memberships.get(user=ann).pk, owner)
+    client = Client()
+    client.force_login(ann)
+
+    inbox = client.get(reverse("inbox")).content.decode()
+    count = client.get(reverse("inbox_count")).content.decode()
+    opened = client.post(reverse("notification_open", args=[notification.pk]))
+
+    assert "refund" not in inbox
+    assert "unread" not in count
+    assert opened.status_code == 404
+
+
+def test_no_email_goes_to_a_member_removed_before_it_is_sent(
+    workspace: Workspace, django_capture_on_commit_callbacks: Any
+) -> None:
+    owner, ann = person(workspace, "olga", "owner"), person(workspace, "ann")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        start_thread(the_case(), owner, "@ann the refund wording is off")
+        remove_member(workspace, workspace.memberships.get(user=ann).pk, owner)
+
+    assert mail.outbox == []
+
+
+def test_a_member_added_again_reads_them_again(workspace: Workspace) -> None:
+    owner, ann = person(workspace, "olga", "owner"), person(workspace, "ann")
+    start_thread(the_case(), owner, "@ann the refund wording is off")
+    remove_member(workspace, workspace.memberships.get(user=ann).pk, owner)
+    workspace.memberships.create(user=ann, role="viewer")
+    client = Client()
+    client.force_login(ann)
+
+    assert "refund" in client.get(reverse("inbox")).content.decode()

@@ -12,11 +12,12 @@ from html import unescape
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from evals_app.editor.form_fields import json_value
 from evals_app.json_limits import UnstorableText, load_json
-from evals_app.models import Case, ReviewStatus
+from evals_app.models import Case, ReviewStatus, WorkspaceFile
 from evals_app.services.imports.folders import import_workspace
 from tests import factories
 from tests.api.api_calls import Team, make_team
@@ -173,14 +174,15 @@ def test_the_preview_refuses_hidden_json_with_a_lone_surrogate_naming_it(editor:
 # The .zip import
 
 
-def import_zip(client: Client, data: bytes) -> str:
+def import_zip(client: Client, data: bytes, *, failed: bool = True) -> str:
     upload = io.BytesIO(data)
     upload.name = "team.zip"
     response = client.post(
         "/workspaces/import/", {"name": "Zipped", "archive": upload}, follow=True
     )
     html = unescape(response.content.decode())
-    assert "Failed" in html  # the import's job (run at once in tests)
+    # The import's job, run at once in tests.
+    assert ("Failed" in html) == failed and ("Done" in html) != failed
     return html
 
 
@@ -188,6 +190,10 @@ def import_zip(client: Client, data: bytes) -> str:
 def importer(client: Client) -> Client:
     client.force_login(factories.user("alice", password=None))
     return client
+
+
+def importer_user() -> User:
+    return User.objects.get(username="alice")
 
 
 def with_central_directory_offset_moved(data: bytes, by: int) -> bytes:
@@ -219,6 +225,107 @@ def test_a_zip_entry_with_a_path_longer_than_stored_is_refused(importer: Client)
 
     assert "A path can be at most 1000 characters." in html
     assert database_snapshot() == before
+
+
+# NUL anywhere in imported text: refused by the one reader of eval files, naming the file, the
+# case and the field, the same on every database (PostgreSQL cannot store it; SQLite did).
+
+NUL_IN_IMPORTS = {
+    "a value": (
+        {"team/evals/a.yaml": 'tests:\n  - id: t1\n    input: "h\\0i"\n'},
+        "evals/a.yaml:3: case 't1': input: text cannot hold NUL characters",
+    ),
+    "a case id": (
+        {"team/evals/a.yaml": 'tests:\n  - id: "t\\0"\n    input: hi\n'},
+        "evals/a.yaml:2: case 't␀': id: text cannot hold NUL characters",
+    ),
+    "a key": (
+        {"team/evals/a.yaml": 'tests:\n  - id: t1\n    input: hi\n    metadata: {"k\\x00": 1}\n'},
+        "case 't1': metadata.k␀: text cannot hold NUL characters",
+    ),
+    "a top-level field": (
+        {"team/evals/a.yaml": 'description: "\\u0000"\ntests:\n  - id: t1\n    input: hi\n'},
+        "evals/a.yaml:1: description: text cannot hold NUL characters",
+    ),
+    "a JSONL file of cases": (
+        {
+            "team/evals/a.yaml": "tests: file://cases.jsonl\n",
+            "team/evals/cases.jsonl": '{"id": "t1", "input": "h\\u0000i"}\n',
+        },
+        "evals/cases.jsonl: case 't1': input: text cannot hold NUL characters",
+    ),
+    "a CSV file of cases": (
+        {
+            "team/evals/a.yaml": "tests: file://cases.csv\n",
+            "team/evals/cases.csv": "id,question\nt1,h\x00i\n",
+        },
+        "evals/cases.csv: case 't1': vars.question: text cannot hold NUL characters",
+    ),
+}
+
+
+@pytest.mark.parametrize("where", NUL_IN_IMPORTS)
+def test_a_zip_with_nul_in_its_text_is_refused_naming_file_case_and_field(
+    importer: Client, where: str
+) -> None:
+    files, message = NUL_IN_IMPORTS[where]  # in a folder `team`, zipped
+    before = database_snapshot()
+
+    html = import_zip(importer, factories.zip_archive(files))
+
+    assert message in html
+    assert "Traceback" not in html and "DataError" not in html
+    assert database_snapshot() == before
+
+
+def test_pasted_yaml_with_a_nul_escape_is_refused_naming_the_field(importer: Client) -> None:
+    workspace = factories.workspace("Pasting")
+    suite = factories.suite(workspace)
+    workspace.memberships.create(user=importer_user(), role="editor")
+    before = database_snapshot()
+
+    response = importer.post(
+        f"/w/{workspace.slug}/suites/{suite.pk}/cases/paste/",
+        {"yaml": 'id: t1\ncriteria: Says hi.\ninput: "h\\0i"\n'},
+    )
+
+    assert response.status_code == 422
+    assert "case t1: input: text cannot hold NUL characters" in unescape(response.content.decode())
+    assert database_snapshot() == before
+
+
+# Other files are not text when they hold NUL: the import keeps them out, saying so.
+NUL_IN_OTHER_FILES = {
+    "a file a case reads": (
+        {
+            "team/evals/a.yaml": "tests:\n  - id: t1\n    input:\n      - role: user\n"
+            "        content: [{type: file, value: ./p.md}]\n",
+            "team/evals/p.md": "h\x00i",
+        },
+        'Test "t1", input message 1: file "./p.md" is not UTF-8 text',
+        "evals/p.md",
+    ),
+    "a config": (
+        {
+            "team/.agentv/config.yaml": "guideline_patterns: ['\x00']\n",
+            "team/evals/a.yaml": "tests:\n  - id: t1\n    input: hi\n",
+        },
+        ".agentv/config.yaml: holds NUL characters; the config is skipped",
+        ".agentv/config.yaml",
+    ),
+}
+
+
+@pytest.mark.parametrize("where", NUL_IN_OTHER_FILES)
+def test_a_file_with_nul_is_kept_out_of_an_import_with_a_warning(
+    importer: Client, where: str
+) -> None:
+    files, message, path = NUL_IN_OTHER_FILES[where]
+
+    html = import_zip(importer, factories.zip_archive(files), failed=False)
+
+    assert message in html
+    assert not WorkspaceFile.objects.filter(path=path).exists()
 
 
 # The editor's JSON text areas

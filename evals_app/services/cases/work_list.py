@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass
 
 from django.db import connection
 from django.db.models import Case as Choose
-from django.db.models import IntegerField, Q, QuerySet, Value, When
+from django.db.models import F, IntegerField, Q, QuerySet, Value, When
+from django.db.models.expressions import Combinable
 
 from ...models import Case, ReviewStatus, Suite
 from ..review.scores import cases_scored, parse_score_filter
@@ -91,16 +92,21 @@ class CaseListing:
         return {name: value for name, value in asdict(self).items() if value}
 
 
-def listed_cases(suite: Suite, listing: CaseListing) -> QuerySet[Case]:
-    """The cases of `suite` that `listing` keeps, unordered (one query when it filters by tag)."""
-    cases = Case.objects.filter(suite=suite)
+def listed_cases(
+    suite: Suite, listing: CaseListing, status: Combinable | None = None
+) -> QuerySet[Case]:
+    """The cases of `suite` that `listing` keeps, unordered (one query when it filters by tag).
+    Their review status, to filter and sort by, is `status` (permissions.status_seen_by: what
+    the person listing them sees), their own by default."""
+    cases: QuerySet[Case] = Case.objects.filter(suite=suite)
+    cases = cases.alias(shown_status=status or F("status"))
     # No one searches for more than a paragraph, and SQLite refuses LIKE patterns over 50,000
     # bytes (an error, not an empty result).
     query = listing.q.strip()[:MAX_SEARCH_LENGTH]
     if query:
         cases = cases.filter(_matching(query))
     if listing.status:
-        cases = cases.filter(status=listing.status)
+        cases = cases.filter(shown_status=listing.status)
     if listing.warnings == "with":
         cases = cases.filter(role_markers__isnull=False).exclude(format_warnings=[])
     elif listing.warnings == "without":
@@ -124,14 +130,17 @@ def listed_cases(suite: Suite, listing: CaseListing) -> QuerySet[Case]:
 
 
 def ordered_cases(cases: QuerySet[Case], sort: str) -> QuerySet[Case]:
-    """`cases` in the order `sort` names (see SORTS); ties keep the suite's order."""
+    """`cases` (from listed_cases) in the order `sort` names (see SORTS); ties keep the
+    suite's order."""
     descending = sort.startswith("-")
     key = sort.removeprefix("-")
     if key == "id":
         field = "case_id"
     elif key == "status":
         # The workflow's order, not the alphabet's: draft, in review, changes requested, approved.
-        order = [When(status=status, then=Value(rank)) for rank, status in enumerate(ReviewStatus)]
+        order = [
+            When(shown_status=status, then=Value(rank)) for rank, status in enumerate(ReviewStatus)
+        ]
         cases = cases.annotate(status_rank=Choose(*order, output_field=IntegerField()))
         field = "status_rank"
     elif key == "changed":

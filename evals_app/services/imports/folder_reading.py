@@ -63,10 +63,14 @@ class FolderReading:
         """Read every config (an invalid one is skipped with a warning) and keep its text."""
         for path, source in sources.items():
             try:
-                self.stored[path] = source.decode("utf-8")  # BOM kept: written back as read
+                text = source.decode("utf-8")  # BOM kept: written back as read
             except UnicodeDecodeError:
                 summary.warnings.append(f"{path}: not UTF-8 text; the config is skipped")
                 continue
+            if "\x00" in text:  # no database column stores NUL
+                summary.warnings.append(f"{path}: holds NUL characters; the config is skipped")
+                continue
+            self.stored[path] = text
             config = read_config(path, self.stored[path])
             if config.problem is not None:
                 summary.warnings.append(f"{path}: invalid config, skipped: {config.problem}")

@@ -10,6 +10,7 @@ from typing import IO
 from django.contrib.auth.models import User
 
 from ...models import Case, Job, ReviewStatus, Suite, Workspace
+from ...permissions import blind_workspaces
 from ..imports.zip_import import zip_limits
 from .queue import keep_upload, start_job
 
@@ -20,7 +21,13 @@ class JobRefused(Exception):
 
 def ask_export(user: User, workspace: Workspace, *, approved_only: bool) -> Job:
     """Queue the workspace's export as a .zip; refused when only approved cases are asked for
-    and none is approved (the archive would hold only empty suites)."""
+    and none is approved (the archive would hold only empty suites), or by someone who reviews
+    blind (it would tell them which cases others approved)."""
+    if approved_only and blind_workspaces(user).filter(pk=workspace.pk).exists():
+        raise JobRefused(
+            f"{workspace.name} reviews blind: an approved-only export would show you which "
+            "cases others approved. Download the full export, or ask an editor for this one."
+        )
     approved = Case.objects.filter(suite__workspace=workspace, status=ReviewStatus.APPROVED)
     if approved_only and not approved.exists():
         raise JobRefused(

@@ -28,6 +28,7 @@ from ...models import (
     ReviewStatus,
     Suite,
 )
+from ...permissions import status_seen_across
 from ..cases.bulk import BulkResult
 from .approvals import review_started
 from .notifications import Kind, notify
@@ -46,6 +47,7 @@ SHOWN = (
     "case__suite__workspace",
     "case__case_id",
     "case__status",
+    "case__position",
     "case__updated_at",
     "case__suite__path",
     "case__suite__workspace__name",
@@ -146,14 +148,15 @@ def assignments_of(user: User) -> QuerySet[ReviewAssignment]:
         ReviewAssignment.objects.filter(
             reviewer_id=user.pk, case__suite__workspace_id__in=_reviewing(user)
         )
-        .alias(done=_reviewed_by(user.pk))
+        .alias(done=_reviewed_by(user.pk), shown_status=status_seen_across(user))
         .order_by(*QUEUE_ORDER)
     )
 
 
 def _waiting(assignments: QuerySet[ReviewAssignment]) -> QuerySet[ReviewAssignment]:
-    """The assignments whose case waits for its reviewer: in review, not reviewed by them yet."""
-    return assignments.filter(Q(case__status=ReviewStatus.IN_REVIEW, done=False))
+    """The assignments whose case waits for its reviewer: in review (as they see it: blind
+    review), not reviewed by them yet."""
+    return assignments.filter(Q(shown_status=ReviewStatus.IN_REVIEW, done=False))
 
 
 @dataclass
@@ -161,6 +164,7 @@ class QueueItem:
     """One case of a reviewer's queue."""
 
     case: Case
+    status: str  # as the reviewer sees it (blind review)
     reviewed: bool
     waiting: bool
     new: bool
@@ -205,21 +209,7 @@ def my_queue(
         last_seen = visit.seen_at if page == 1 else visit.previous_seen_at
     # The page's rows chosen first (a narrow sort), so only they are looked up and read.
     shown = assignments.values("pk")[(page - 1) * per_page : page * per_page]
-    rows = (
-        assignments.filter(pk__in=shown)
-        .annotate(reviewed=F("done"))
-        .select_related("case__suite__workspace")
-        .only(*SHOWN)
-    )
-    items = [
-        QueueItem(
-            row.case,
-            row.reviewed,
-            row.case.status == ReviewStatus.IN_REVIEW and not row.reviewed,
-            last_seen is not None and last_seen < max(row.created_at, row.case.updated_at),
-        )
-        for row in rows
-    ]
+    items = [queue_item(row, last_seen) for row in queue_rows(user).filter(pk__in=shown)]
     if look and page == 1:
         QueueVisit.objects.update_or_create(
             user=user, defaults={"seen_at": timezone.now(), "previous_seen_at": last_seen}
@@ -227,6 +217,33 @@ def my_queue(
     first_place = (page - 1) * per_page + 1
     next_case = next_in_queue(user)
     return Queue(items, total, reviewed, waiting, next_case, last_seen, page, pages, first_place)
+
+
+def queue_rows(user: User) -> QuerySet[ReviewAssignment]:
+    """The user's assignments as their queue shows them, in its order: each with `reviewed`
+    and `status` (their case's, as the user sees it), its case, suite and workspace read."""
+    return (
+        assignments_of(user)
+        .annotate(reviewed=F("done"), status=F("shown_status"))
+        .select_related("case__suite__workspace")
+        .only(*SHOWN)
+    )
+
+
+def queue_item(row: Any, last_seen: datetime | None = None) -> QueueItem:
+    """One of queue_rows as a QueueItem (new: changed or assigned after `last_seen`)."""
+    return QueueItem(
+        row.case,
+        row.status,
+        row.reviewed,
+        row.status == ReviewStatus.IN_REVIEW and not row.reviewed,
+        last_seen is not None and last_seen < max(row.created_at, row.case.updated_at),
+    )
+
+
+def queue_progress(user: User) -> tuple[int, int, int]:
+    """How many cases the user's queue holds, how many of them they reviewed, how many wait."""
+    return _counts(user, assignments_of(user))
 
 
 def _counts(user: User, assignments: QuerySet[ReviewAssignment]) -> tuple[int, int, int]:
@@ -241,19 +258,20 @@ def _counts(user: User, assignments: QuerySet[ReviewAssignment]) -> tuple[int, i
         case__suite__workspace_id__in=_reviewing(user),
         created_at__gt=review_started(OuterRef("case")),
     )
-    assigned = _by_status(assignments.order_by(), Count("*"))
-    reviewed = _by_status(decided.order_by(), Count("case", distinct=True))
+    # The user decided the reviewed cases, so blind review hides none of their statuses.
+    assigned = _by_status(assignments.order_by(), F("shown_status"), Count("*"))
+    reviewed = _by_status(decided.order_by(), F("case__status"), Count("case", distinct=True))
     in_review = ReviewStatus.IN_REVIEW
     waiting = assigned.get(in_review, 0) - reviewed.get(in_review, 0)
     return sum(assigned.values()), sum(reviewed.values()), waiting
 
 
 def _by_status(
-    rows: QuerySet[ReviewAssignment] | QuerySet[ReviewEvent], count: Count
+    rows: QuerySet[ReviewAssignment] | QuerySet[ReviewEvent], status: F, count: Count
 ) -> dict[str, int]:
-    """`count` of `rows` (assignments or review events) by their case's status."""
-    counted = rows.values("case__status").annotate(count=count)
-    return {row["case__status"]: row["count"] for row in counted}
+    """`count` of `rows` (assignments or review events) by their case's `status`."""
+    counted = rows.values(status=status).annotate(count=count)
+    return {row["status"]: row["count"] for row in counted}
 
 
 def next_in_queue(user: User, after: int | None = None) -> Case | None:

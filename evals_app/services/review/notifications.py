@@ -27,6 +27,7 @@ from ...models import (
     ReviewEvent,
     Workspace,
 )
+from ...permissions import notifications_of
 
 Kind = Notification.Kind
 # Django's usernames: letters, digits and @ . + - _; a mention ends before trailing dots.
@@ -118,7 +119,11 @@ def notify(
         )
         for person in people.values()
     )
-    emailed = [person for person in people.values() if person.email and _wants(person, kind)]
+    emailed = [
+        (person, notification)
+        for person, notification in zip(people.values(), notifications, strict=True)
+        if person.email and _wants(person, kind)
+    ]
     if emailed:
         transaction.on_commit(lambda: _send(emailed, text, link))
     return notifications
@@ -137,7 +142,7 @@ def tell_authors(case: Case, event: ReviewEvent) -> None:
     and whoever last submitted it."""
     if event.action == ReviewEvent.Action.CHANGES_REQUESTED:
         kind, verb = Kind.CHANGES_REQUESTED, "requested changes on"
-    elif event.to_status == "approved":
+    elif event.to_status == "approved" and event.from_status != "approved":
         kind, verb = Kind.APPROVED, "approved"
     else:
         return
@@ -155,13 +160,13 @@ def tell_authors(case: Case, event: ReviewEvent) -> None:
 
 
 def unread_count(user: User) -> int:
-    """How many of the user's notifications are unread (one query)."""
-    return Notification.objects.filter(recipient_id=user.pk, read_at=None).count()
+    """How many of the notifications the user may read are unread (one query)."""
+    return notifications_of(user).filter(read_at=None).count()
 
 
 def mark_read(user: User, pks: Iterable[int] | None = None) -> int:
-    """Mark the user's notifications `pks` read (all of them when None)."""
-    unread = Notification.objects.filter(recipient_id=user.pk, read_at=None)
+    """Mark the notifications `pks` the user may read read (all of them when None)."""
+    unread = notifications_of(user).filter(read_at=None)
     if pks is not None:
         unread = unread.filter(pk__in=list(pks))
     return unread.update(read_at=timezone.now())
@@ -184,10 +189,17 @@ def _wants(person: User, kind: str) -> bool:
     return kind in email_kinds_of(person)
 
 
-def _send(people: list[User], text: str, link: str) -> None:
+def _send(emailed: list[tuple[User, Notification]], text: str, link: str) -> None:
+    """Email each person their notification, if they may still read it when it goes out
+    (permissions.notifications_of: a member removed meanwhile, or blind review)."""
     url = f"{settings.AGENTV_SITE_URL}{link}"
     subject = text if len(text) <= 78 else f"{text[:77]}…"
     body = f"{text}\n\n{url}\n\nChoose which notifications you get by email in your inbox."
+    people = [
+        person
+        for person, notification in emailed
+        if notifications_of(person).filter(pk=notification.pk).exists()
+    ]
     send_mass_mail(
         [(subject, body, settings.DEFAULT_FROM_EMAIL, [person.email]) for person in people],
         fail_silently=True,

@@ -22,7 +22,7 @@ from ...models import (
     ReviewScore,
     Revision,
 )
-from ...permissions import WorkspaceAccess
+from ...permissions import WorkspaceAccess, decided_by, reviews_blind
 from .agreement import Agreement, agreement
 from .approvals import rules_of
 from .criteria import review_form
@@ -98,28 +98,6 @@ def parse_score_filter(text: str) -> tuple[int, str] | None:
     if not colon or not number.isdigit() or not value or len(number) > 12:
         return None
     return int(number), value
-
-
-def reviews_blind(access: WorkspaceAccess) -> bool:
-    """Whether the user of `access` reviews blind here (a reviewer in a blind workspace)."""
-    return access.can_review and rules_of(access.workspace).blind
-
-
-def blind_to(access: WorkspaceAccess, cases: Iterable[Case]) -> set[int]:
-    """The ids of `cases` whose other reviews the user of `access` may not see yet: in a blind
-    workspace, a reviewer sees others' scores and decisions on a case once they gave their
-    own (one query; none when the workspace is not blind)."""
-    if not reviews_blind(access):
-        return set()
-    ids = [case.pk for case in cases]
-    reviewed = set(
-        ReviewEvent.objects.filter(
-            case_id__in=ids,
-            actor_id=access.user_id,
-            action__in=[Action.APPROVED, Action.CHANGES_REQUESTED],
-        ).values_list("case_id", flat=True)
-    )
-    return set(ids) - reviewed
 
 
 @dataclass
@@ -254,16 +232,13 @@ class ReviewReport:
 def review_report(access: WorkspaceAccess) -> ReviewReport:
     """What the workspace page shows of its reviews to the user of `access` (a handful of
     queries, whatever their number): a blind reviewer's counts and agreement cover only the
-    cases they reviewed, as blind_to shows them case by case."""
+    cases they reviewed, as permissions.blind_to shows them case by case."""
     workspace = access.workspace
     criteria = review_form(workspace)
     rules = rules_of(workspace)
     reviews = current_reviews().filter(case__suite__workspace=workspace)
     if reviews_blind(access):
-        decided = ReviewEvent.objects.filter(
-            actor_id=access.user_id, action__in=[Action.APPROVED, Action.CHANGES_REQUESTED]
-        )
-        reviews = reviews.filter(case__in=decided.values("case_id"))
+        reviews = reviews.filter(decided_by(access.user_id, "case"))
     return ReviewReport(
         rules.required_approvals,
         rules.blind,

@@ -24,7 +24,15 @@ from ...models import (
     ReviewScore,
     ReviewStatus,
     Revision,
-    Workspace,
+)
+from ...permissions import (
+    DECIDED_STATUSES,
+    DECISIONS,
+    WorkspaceAccess,
+    blind_to_case,
+    shown_status,
+    status_seen_across,
+    status_seen_by,
 )
 from .approvals import (
     authors_of_pending_change,
@@ -50,6 +58,9 @@ TRANSITIONS: dict[str, tuple[frozenset[str], str]] = {
 }
 
 
+OWN_CHANGE = "You changed this case since its last approval: someone else approves it."
+
+
 class ReviewError(Exception):
     """A review step that is not possible now, with the reason in words."""
 
@@ -67,10 +78,18 @@ def move(
     with transaction.atomic():
         current = Case.objects.select_for_update().get(pk=case.pk)
         allowed_from, to_status = TRANSITIONS[action]
-        if current.status not in allowed_from:
-            label = ReviewStatus(current.status).label.lower()
+        # Asked only where it matters: a decided status, which a blind reviewer sees in review.
+        blind = current.status in DECIDED_STATUSES and blind_to_case(actor, current)
+        if blind and action in DECISIONS:
+            # Blind review: the reviewer sees the case in review, and reviews it so; their
+            # review is recorded, and the status stays what the others' decisions made it.
+            if action == Action.APPROVED and actor.pk in authors_of_pending_change(current):
+                raise ReviewError(OWN_CHANGE)
+            to_status = current.status
+        elif current.status not in allowed_from:
+            label = ReviewStatus(shown_status(current.status, blind)).label.lower()
             raise ReviewError(f"{current.case_id} is {label}; it cannot be {Action(action).label}.")
-        if action == Action.APPROVED:
+        elif action == Action.APPROVED:
             to_status = _after_approval(current, actor)
         event = ReviewEvent.objects.create(
             case=current,
@@ -93,9 +112,7 @@ def _after_approval(case: Case, actor: User) -> str:
     """The status an approval by `actor` leads to, or ReviewError if it cannot count."""
     pending = authors_of_pending_change(case)
     if actor.pk in pending:
-        raise ReviewError(
-            "You changed this case since its last approval: someone else approves it."
-        )
+        raise ReviewError(OWN_CHANGE)
     approvers = counted_approvers(case, pending)
     if actor.pk in approvers:
         raise ReviewError("You approved this case as it stands already: others approve it now.")
@@ -130,8 +147,10 @@ def dismiss_approval_on_edit(case: Case, actor: User | None) -> None:
 
 
 def waiting_for_review(user: User) -> QuerySet[Case]:
-    """Cases in review that `user` may approve: in their workspaces, not changed by them."""
-    cases = Case.objects.filter(status=ReviewStatus.IN_REVIEW)
+    """Cases in review that `user` may approve: in their workspaces, not changed by them (in
+    review as they see it: blind review shows a case others decided in review)."""
+    cases = Case.objects.alias(shown_status=status_seen_across(user, "pk"))
+    cases = cases.filter(shown_status=ReviewStatus.IN_REVIEW)
     if not getattr(user, "is_superuser", False):
         reviewing = Membership.objects.filter(
             user_id=user.pk, role__in=[Membership.Role.OWNER, Membership.Role.REVIEWER]
@@ -165,12 +184,14 @@ def waiting_for_review(user: User) -> QuerySet[Case]:
     )
 
 
-def status_counts(workspace: Workspace) -> list[tuple[str, str, int]]:
-    """(status, label, number of cases) for every review status, in workflow order (one query)."""
+def status_counts(access: WorkspaceAccess) -> list[tuple[str, str, int]]:
+    """(status, label, number of cases) for every review status, in workflow order, as the
+    user of `access` sees the statuses (blind review; one query)."""
     counts = dict(
-        Case.objects.filter(suite__workspace=workspace)
-        .values("status")
+        Case.objects.filter(suite__workspace=access.workspace)
+        .annotate(shown_status=status_seen_by(access))
+        .values("shown_status")
         .annotate(n=Count("*"))
-        .values_list("status", "n")
+        .values_list("shown_status", "n")
     )
     return [(status.value, status.label, counts.get(status.value, 0)) for status in ReviewStatus]

@@ -9,7 +9,8 @@ from functools import cached_property
 from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
 from django.db import transaction
-from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models import Count, F, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.expressions import Combinable
 from django.db.models.functions import Coalesce
 
 from ...eval_files.dialects import referenced_file
@@ -163,19 +164,24 @@ class _CountedPaginator(Paginator):
 
 
 def page_of_cases(
-    suite: Suite, listing: CaseListing, number: str | None, per_page: int
+    suite: Suite,
+    listing: CaseListing,
+    number: str | None,
+    per_page: int,
+    status: Combinable | None = None,
 ) -> tuple[Page, int]:
     """Page `number` (as `Paginator.get_page` picks it) of the cases `listing` keeps, in its
-    order, and how many cases the suite has in all.
+    order, and how many cases the suite has in all; each case's `shown_status` is `status`
+    (the review status its reader sees, work_list.listed_cases).
 
     One query (two with a tag filter, see case_tags.py): each row carries the number of listed
     cases and of all cases, counted by subqueries that do not depend on the row (so counted
     once), while the rest of the row is read for the page only.
     """
     everything = Case.objects.filter(suite=suite)
-    matching = listed_cases(suite, listing)
+    matching = listed_cases(suite, listing, status)
     cases = ordered_cases(_with_open_threads(matching), listing.sort).annotate(
-        matching=_count(matching), total=_count(everything)
+        matching=_count(matching), total=_count(everything), shown_status=F("shown_status")
     )
     # Past the last page shows the last page; a number no query can hold counts as that too.
     wanted = min(max(parse_number(number) or 1, 1), MAX_DATABASE_INTEGER // per_page)

@@ -27,6 +27,7 @@ from ...models import (
     Workspace,
     WorkspaceFile,
 )
+from ...permissions import WorkspaceAccess, steps_seen_by
 
 Action = ActivityRecord.Action
 CREATION_SUMMARIES = ("created", "duplicated from ")
@@ -90,10 +91,12 @@ class ActivityPage:
 
 
 def workspace_activity(
-    workspace: Workspace, limit: int = 50, older_than: ActivityKey | None = None
+    access: WorkspaceAccess, limit: int = 50, older_than: ActivityKey | None = None
 ) -> ActivityPage:
-    """The latest `limit` things that happened in `workspace` before `older_than` (the
-    latest of all when None), in four queries however long the workspace's past."""
+    """The latest `limit` things that happened in the workspace of `access` before
+    `older_than` (the latest of all when None), as its user may see them (blind review), in
+    four queries however long the workspace's past."""
+    workspace = access.workspace
     in_workspace = {"case__suite__workspace": workspace}
     related = ("author", "case__suite")
     revisions = (
@@ -127,7 +130,7 @@ def workspace_activity(
             _case_item(e.created_at, e.actor, e.get_action_display(), e.case, e.note),
         )
         for e in _older(
-            ReviewEvent.objects.filter(**in_workspace), REVIEWS, older_than
+            steps_seen_by(access, ReviewEvent.objects.filter(**in_workspace)), REVIEWS, older_than
         ).select_related("actor", "case__suite")[: limit + 1]
     )
     records = (
