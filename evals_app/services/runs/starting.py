@@ -13,8 +13,8 @@ from ...permissions import Capability, WorkspaceAccess
 from ..jobs.queue import cancel_job
 from ..jobs.tasks import run_job_task
 from .agentv_cli import agentv_status
-from .commands import commands_in_case, commands_in_suite
 from .formats import suite_format_problem
+from .run_folder import suite_run_files
 from .targets import TargetsFileError, offered_targets
 
 
@@ -33,6 +33,13 @@ def run_refusal(access: WorkspaceAccess) -> str:
     if not status.usable:
         return status.problem
     return ""
+
+
+def run_files_problem(suite: Suite, documents: list[dict[str, Any]]) -> str:
+    """Why the sandbox refuses to run `documents` of `suite` ("" when it does not): a
+    reference outside the workspace, a command the operator has not allowed, the server's
+    environment named (docs/runs.md, "Safety")."""
+    return suite_run_files(suite, documents).refusal()
 
 
 def start_run(
@@ -68,14 +75,14 @@ def start_run(
         grader = targets.get(chosen.grader_target)
         if grader is not None and grader.runs_commands:
             reasons.append(f"its judge target {grader.name} starts a program")
-        reasons += list(commands_in_suite(suite.document))
-        for case, document in cases:
-            reasons += [f"{case.case_id}: {reason}" for reason in commands_in_case(document)]
         if reasons:
             raise RunRefused(
                 "This run would execute commands on the server, which the operator has not "
                 f"allowed (AGENTV_RUNS_ALLOW_COMMANDS): {'; '.join(reasons)}."
             )
+    sandbox_problem = run_files_problem(suite, [document for _, document in cases])
+    if sandbox_problem:
+        raise RunRefused(sandbox_problem)
     # The run exists before its task is queued, so the worker always finds it. Its job names
     # no workspace: runs do not wait for the workspace's syncs; they have their own limit.
     with transaction.atomic():
