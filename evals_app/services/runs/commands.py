@@ -194,10 +194,7 @@ def _commands_in_graders(value: Any, place: str, generation: int) -> Iterator[st
             continue  # a string is a rubric criterion
         kind = entry.get("type")
         if isinstance(kind, str) and not is_safe_grader(kind, generation):
-            yield (
-                f"{where}: a `{kind}` grader is not one AgentV {generation}.x runs without "
-                "starting a program"
-            )
+            yield f"{where}: a `{kind}` grader starts a program"
         else:
             yield from commands_in(entry, where, generation)
 

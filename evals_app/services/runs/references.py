@@ -165,7 +165,7 @@ class _Walker:
         self.found.files[path] = text
         if key in YAML_REFERENCE_KEYS and path.endswith(YAML_SUFFIXES):
             try:
-                document = load_yaml(text)
+                document = load_yaml(text).data
             except EvalFileError:
                 return  # AgentV says why it cannot read it
             self.check_commands(document, path)
@@ -182,7 +182,7 @@ class _Walker:
                 if path in self.files:
                     # One that does not parse holds no hook AgentV could read.
                     with contextlib.suppress(EvalFileError):
-                        self.check_commands(load_yaml(self.files[path]), path)
+                        self.check_commands(load_yaml(self.files[path]).data, path)
             if not folder:
                 break
             folder = posixpath.dirname(folder)
@@ -236,7 +236,8 @@ def _command_tokens(value: Any, cwd: str = "") -> Iterator[tuple[str, str]]:
     if isinstance(value, dict):
         here = value.get("cwd") if isinstance(value.get("cwd"), str) else cwd
         for key, item in value.items():
-            if key in ("command", "script", "commands"):
+            # A composite's code aggregator is a command line in its `path`.
+            if key in ("command", "script", "commands", "path"):
                 for word in _words(item):
                     yield str(here), word
             else:
