@@ -96,8 +96,11 @@ def run_files(
     walker.configs(suite_path)
     for path, text in found.files.items():
         for name in sorted(environment_names(text)):
-            shown = "{{ env }}" if name == "env" else f"${{{{ {name} }}}}"
-            found.environment.append(f"{path} names `{shown}`")
+            found.environment.append(
+                f"{path} reads the whole environment (`env`)"
+                if name == "env"
+                else f"{path} names the variable `{name}`"
+            )
     return found
 
 
