@@ -139,8 +139,10 @@ DATA_KEYS = frozenset(
 # `${{ NAME }}` (4.x) and `{{ env.NAME }}` or any `{{ … env … }}` (5.x) read the environment.
 ENV_REFERENCE_4 = re.compile(r"\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 TEMPLATE = re.compile(r"(?<!\$)\{\{(.*?)\}\}", re.DOTALL)
-ENV_NAME_5 = re.compile(r"\benv\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*['\"]([^'\"]+)['\"]\s*\])")
-ENV_WORD = re.compile(r"\benv\b")
+ENV_NAME_5 = re.compile(
+    r"(?<![.\w])env\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*['\"]([^'\"]+)['\"]\s*\])"
+)
+ENV_WORD = re.compile(r"(?<![.\w])env\b")
 
 
 def generation_of(version: str) -> int:

@@ -1,0 +1,97 @@
+"""The allow-list itself, for each AgentV generation: which places of a suite start a program,
+and which variables a text names (docs/security.md, "Runs")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from evals_app.services.runs.commands import commands_in, environment_names, generation_of
+
+SCRIPT = {"type": "script", "command": ["sh", "-c", "id"]}
+
+# (generation, document, the places named)
+STARTS_A_PROGRAM: list[tuple[int, dict[str, Any], list[str]]] = [
+    (5, {"default_test": {"assert": [SCRIPT]}}, ["s › default_test › assert #1: a `script`"]),
+    (5, {"assert": [{"type": "javascript", "value": "output.length > 1"}]}, ["`javascript`"]),
+    (5, {"assert": [{"type": "python", "value": "len(output) > 1"}]}, ["`python`"]),
+    (5, {"assert": [{"type": "webhook", "url": "http://127.0.0.1/"}]}, ["`webhook`"]),
+    (5, {"assert": [{"type": "equals", "value": "x", "transform": "t.js"}]}, ["transform"]),
+    (5, {"default_test": {"options": {"transform": "output.trim()"}}}, ["options › transform"]),
+    (5, {"extensions": [{"after_all": "x.js"}]}, ["s › extensions: starts a program"]),
+    (
+        5,
+        {"tests": [{"assert": [{"type": "assert-set", "assert": [SCRIPT]}]}]},
+        ["s › tests #1 › assert #1 › assert #1: a `script`"],
+    ),
+    (5, {"assert": [{"type": "code-grader"}]}, ["`code-grader`"]),  # removed in 5.x: unknown
+    (4, {"assertions": [{"type": "code_judge", "script": "x"}]}, ["`code_judge`"]),
+    (4, {"assert": [{"type": "javascript", "value": "1"}]}, ["`javascript`"]),  # unknown to 4.x
+    (4, {"preprocessors": [{"type": "xlsx", "command": ["x"]}]}, ["s › preprocessors"]),
+    (
+        4,
+        {"assertions": [{"type": "llm-grader", "prompt": {"command": ["node", "p.js"]}}]},
+        ["prompt: a prompt written by a program"],
+    ),
+    (
+        4,
+        {"execution": {"targets": [{"name": "mock", "hooks": {"before_each": "x"}}]}},
+        ["s › execution › targets: defines a provider"],
+    ),
+    (4, {"tests": [{"workspace": {"repos": [{"path": "r"}]}}]}, ["workspace › repos"]),
+    (4, {"tests": [{"workspace": {"docker": {"image": "x"}}}]}, ["workspace › docker"]),
+]
+
+
+@pytest.mark.parametrize(("generation", "document", "places"), STARTS_A_PROGRAM)
+def test_each_place_that_starts_a_program_is_named(
+    generation: int, document: dict[str, Any], places: list[str]
+) -> None:
+    found = " | ".join(commands_in(document, "s", generation))
+    for place in places:
+        assert place in found
+
+
+# Graders and data AgentV handles in its own process: nothing is named.
+RUNS_NOTHING: list[tuple[int, dict[str, Any]]] = [
+    (4, {"assertions": [{"type": "llm_grader", "prompt": "../judges/j.md"}, "Says four."]}),
+    (4, {"assertions": [{"type": "composite", "aggregator": {"type": "weighted_average"}}]}),
+    (5, {"assert": [{"type": "not-trajectory:tool-used", "value": "bash"}]}),
+    (5, {"assert": [{"type": "llm-rubric", "value": ["Says four"]}]}),
+    # A tool call's arguments are the test's data, whatever their keys.
+    (
+        4,
+        {
+            "input": [{"role": "assistant", "tool_calls": [{"arguments": {"command": "ls"}}]}],
+            "expected_output": [{"tool_calls": [{"args": {"script": "x"}}]}],
+            "metadata": {"hooks": "named in a note"},
+            "execution": {"target": "mock"},
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("generation", "document"), RUNS_NOTHING)
+def test_graders_agentv_runs_itself_and_the_tests_data_name_nothing(
+    generation: int, document: dict[str, Any]
+) -> None:
+    assert list(commands_in(document, "s", generation)) == []
+
+
+def test_the_generation_comes_from_the_version() -> None:
+    assert [generation_of(v) for v in ("4.42.4", "5.3.1-next.1", "", "x")] == [4, 5, 4, 4]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("key: ${{ OPENAI_API_KEY }}", {"OPENAI_API_KEY"}),
+        ("value: '{{ env.HOME }} and {{ env[\"PATH\"] }}'", {"HOME", "PATH"}),
+        ("value: '{{ env | dump }}'", {"env"}),
+        ("value: '{{ output }} {{ vars.env }}'", set()),
+        ("value: '{{ output }}'", set()),
+    ],
+)
+def test_the_variables_a_text_names(text: str, names: set[str]) -> None:
+    assert environment_names(text) == names
