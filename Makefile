@@ -15,8 +15,10 @@ run: setup ## Set up, load the example workspace, print the login, serve on 127.
 	$(MANAGE) migrate --noinput
 	$(MANAGE) local_setup --address 127.0.0.1:$(PORT)
 	@# One worker beside the server for the long jobs (docs/jobs.md); Ctrl-C stops both.
-	@# Runs of tests with AgentV are on for this local setup (off by default: docs/runs.md).
+	@# Runs of tests with AgentV are on for this local setup (off by default: docs/runs.md), with
+	@# the mock target and its mock judge that local_setup writes.
 	export AGENTV_RUNS_ENABLED="$${AGENTV_RUNS_ENABLED:-true}"; \
+	export AGENTV_TARGETS_FILE="$${AGENTV_TARGETS_FILE:-$${AGENTV_DATA_DIR:-$(CURDIR)/data}/local-targets.yaml}"; \
 	$(MANAGE) db_worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(MANAGE) runserver 127.0.0.1:$(PORT)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from django.contrib.auth.models import User
+
 from evals_app.models import Case, Run, Workspace, WorkspaceFile
 from evals_app.services.runs.starting import start_run
 from tests.factories import imported_workspace, write_files
@@ -36,7 +38,8 @@ def sandbox_workspace(folder: Path, suite: str, files: dict[str, str] | None = N
 def run_case(workspace: Workspace, case_id: str, target: str = "mock") -> Run:
     """Run the case as stored, as an editor; the job runs at once in tests."""
     case = Case.objects.get(suite__workspace=workspace, case_id=case_id)
-    account = editor_of(workspace, f"erin-{workspace.pk}")
+    name = f"erin-{workspace.pk}"
+    account = User.objects.filter(username=name).first() or editor_of(workspace, name)
     run = start_run(
         access_of(workspace, "editor"), account, case.suite, [(case, case.document)], target
     )
