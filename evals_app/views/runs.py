@@ -47,7 +47,7 @@ def run_panel_context(access: WorkspaceAccess, case: Case) -> dict[str, Any]:
         "run_targets": targets,
         "run_format_problem": ""
         if refusal
-        else suite_format_problem(case.suite) or run_files_problem(case.suite, [case.document]),
+        else run_files_problem(case.suite, [case.document]) or suite_format_problem(case.suite),
         "agentv_version": agentv_status().version if not refusal else "",
         "can_cancel": access.can(Capability.EDIT),
         **(_shown(latest) if latest is not None else {"run": None}),
@@ -86,7 +86,7 @@ def suite_run_context(access: WorkspaceAccess, suite: Suite, cases: list[Case]) 
         "suite_run_targets": targets,
         "suite_run_format_problem": ""
         if refusal
-        else suite_format_problem(suite) or run_files_problem(suite, _documents(suite)),
+        else run_files_problem(suite, _documents(suite)) or suite_format_problem(suite),
         "last_suite_run": last_suite_run(suite),
     }
 

@@ -60,6 +60,10 @@ def start_run(
         raise RunRefused(
             f"{suite.path} is a CSV file of cases: run them from the suite that names it."
         )
+    # What the sandbox refuses comes first: it holds whatever AgentV reads the suite.
+    sandbox_problem = run_files_problem(suite, [document for _, document in cases])
+    if sandbox_problem:
+        raise RunRefused(sandbox_problem)
     format_problem = suite_format_problem(suite)
     if format_problem:
         raise RunRefused(format_problem)
@@ -80,9 +84,6 @@ def start_run(
                 "This run would execute commands on the server, which the operator has not "
                 f"allowed (AGENTV_RUNS_ALLOW_COMMANDS): {'; '.join(reasons)}."
             )
-    sandbox_problem = run_files_problem(suite, [document for _, document in cases])
-    if sandbox_problem:
-        raise RunRefused(sandbox_problem)
     # The run exists before its task is queued, so the worker always finds it. Its job names
     # no workspace: runs do not wait for the workspace's syncs; they have their own limit.
     with transaction.atomic():
