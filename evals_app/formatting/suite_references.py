@@ -8,6 +8,7 @@ file exists; a file AgentV takes as its own configuration or code is never taken
 from __future__ import annotations
 
 import contextlib
+import json
 import posixpath
 import re
 import shlex
@@ -28,6 +29,8 @@ FILE_BLOCK_TYPES = frozenset({"file", "image", "input_file", "input_image", "aud
 # References whose file is YAML AgentV reads as more of the suite: checked like the suite.
 YAML_REFERENCE_KEYS = frozenset({"workspace", "include", "tests"})
 YAML_SUFFIXES = (".yaml", ".yml")
+# What a promptfoo sheet's `__expected` holds when it is code (AgentV 5.x reads such sheets).
+SCRIPT_PREFIXES = ("javascript:", "fn:", "eval:", "python:", "file://")
 ABSOLUTE = re.compile(r"^(?:[/\\~]|[A-Za-z]:)")
 # Names AgentV takes as its own configuration, environment or code wherever they are found
 # (a config, targets and providers files, `.env`, `agentv.config.ts`, a repository root).
@@ -137,6 +140,18 @@ class ReferenceWalker:
                 return  # AgentV says why it cannot read it
             self.check_commands(document, path)
             self.references(document, path, path)
+        elif key == "tests" and path.endswith(".jsonl"):
+            for number, line in enumerate(text.splitlines(), start=1):
+                with contextlib.suppress(ValueError):
+                    case = json.loads(line)
+                    self.check_commands(case, f"{path}:{number}")
+                    self.references(case, path, f"{path}:{number}")
+        elif key == "tests" and "__expected" in text:
+            # A promptfoo sheet's `__expected` column may hold code AgentV 5.x runs.
+            for prefix in SCRIPT_PREFIXES:
+                if prefix in text:
+                    self.check_commands({"command": prefix}, f"{path} › __expected")
+                    break
 
     def configs(self, suite_path: str) -> None:
         """AgentV's project configs: each `.agentv/config.yaml` from the suite's folder up is

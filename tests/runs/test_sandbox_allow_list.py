@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from evals_app.services.runs.commands import commands_in, environment_names, generation_of
+from evals_app.services.runs.references import run_files
 
 SCRIPT = {"type": "script", "command": ["sh", "-c", "id"]}
 
@@ -95,3 +96,28 @@ def test_the_generation_comes_from_the_version() -> None:
 )
 def test_the_variables_a_text_names(text: str, names: set[str]) -> None:
     assert environment_names(text) == names
+
+
+def _refusal(header: dict[str, Any], files: dict[str, str], generation: int = 5) -> str:
+    found = run_files(
+        "evals/s.yaml", "", header, [], files, allow_commands=False, generation=generation
+    )
+    return found.refusal()
+
+
+def test_a_prompt_function_file_starts_a_program() -> None:
+    header = {"prompts": [{"function_file": "prompt.mjs"}]}
+    assert "the suite › prompts #1 › function_file: starts a program" in _refusal(header, {})
+
+
+def test_a_case_file_of_json_lines_is_checked_line_by_line() -> None:
+    files = {"evals/cases.jsonl": '{"id": "a", "assertions": [{"type": "code-grader"}]}\n'}
+    refusal = _refusal({"tests": "./cases.jsonl"}, files, generation=4)
+    assert "evals/cases.jsonl:1 › assertions #1: a `code-grader` grader starts a program" in (
+        refusal
+    )
+
+
+def test_a_sheets_expected_column_of_code_starts_a_program() -> None:
+    files = {"evals/cases.csv": "question,__expected\nHi,javascript: output.length > 2\n"}
+    assert "evals/cases.csv › __expected" in _refusal({"tests": "file://cases.csv"}, files)

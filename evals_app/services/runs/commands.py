@@ -109,6 +109,8 @@ COMMAND_KEYS = frozenset(
         "on_run_complete",
         "repos",
         "docker",
+        "function",  # a 5.x prompt made by a program
+        "function_file",
     }
 )
 # Keys that define a provider in the suite (a mapping, or a mapping's `provider`): providers
