@@ -12,6 +12,7 @@ import pytest
 from evals_app.models import Case, Run, RunResult
 from evals_app.services.runs.run_folder import suite_run_files
 from evals_app.services.runs.starting import RunRefused
+from tests.factories import imported_workspace, write_files
 
 from .sandbox import PLAIN_TEST, SUITE, run_case, sandbox_workspace
 
@@ -166,3 +167,33 @@ def test_a_reference_outside_the_workspace_is_refused_alike_whether_or_not_it_ex
     # The file's existence changes nothing of what is said.
     assert len(set(messages)) == 1
     assert not Run.objects.exists()
+
+
+CASE = """\
+id: {id}
+input: What is 2 + 2?
+assertions:
+  - type: contains
+    value: fixed answer
+"""
+
+
+@pytest.mark.parametrize(
+    ("reference", "files"),
+    [
+        (
+            "./cases.yaml",
+            {"evals/cases.yaml": "- " + CASE.format(id="first").replace("\n", "\n  ")},
+        ),
+        ("./cases/", {"evals/cases/first/case.yaml": CASE.format(id="first")}),
+    ],
+)
+def test_a_file_of_cases_runs_with_the_suite_that_names_it(
+    tmp_path: Path, reference: str, files: dict[str, str]
+) -> None:
+    folder = write_files(tmp_path, {SUITE: f"description: Cases elsewhere.\ntests: {reference}\n"})
+    write_files(folder, files)
+    workspace = imported_workspace(folder, name="cases elsewhere")
+    run = run_case(workspace, "first")
+    result = run.results.get()
+    assert (result.test_id, result.verdict) == ("first", RunResult.Verdict.PASS), result.error

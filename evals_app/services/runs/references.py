@@ -52,11 +52,13 @@ def run_files(
     documents: list[Any],
     workspace_files: Mapping[str, str],
     *,
+    cases_path: str = "",
     allow_commands: bool,
     generation: int,
 ) -> RunFiles:
     """Follow every reference of the suite `header` and the cases `documents` (the suite's
-    file is `suite_text` at `suite_path`) through `workspace_files`."""
+    file is `suite_text` at `suite_path`; the cases' is `cases_path` when another file holds
+    them) through `workspace_files`."""
     found = RunFiles()
 
     def check(document: Any, place: str) -> None:
@@ -75,10 +77,12 @@ def run_files(
     for document in documents:
         name = str(document.get("id") or "a case") if isinstance(document, dict) else "a case"
         check(document, name)
-        walker.references(document, suite_path, name)
+        walker.references(document, cases_path or suite_path, name)
     walker.configs(suite_path)
     found.files = walker.files
-    found.outside = walker.outside
+    # A file of cases is followed from the suite and its cases are checked one by one too.
+    found.outside = list(dict.fromkeys(walker.outside))
+    found.commands = list(dict.fromkeys(found.commands))
     for path, text in found.files.items():
         for variable in sorted(environment_names(text)):
             found.environment.append(

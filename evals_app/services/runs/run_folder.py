@@ -34,16 +34,39 @@ class RunFolderRefused(OperationRefused):
 
 
 def suite_run_files(suite: Suite, documents: list[dict[Any, Any]]) -> RunFiles:
-    """The files a run of `documents` of `suite` gives AgentV, and why it may not start."""
+    """The files a run of `documents` of `suite` gives AgentV, and why it may not start. A file
+    of cases another suite names (`tests: ./cases.yaml`, a folder of cases) runs with that
+    suite's file, as AgentV reads it: never alone."""
+    files = suite.workspace.file_texts()
+    cases_text = suite_file_text(suite, documents)
+    referrer = _referring_suite(suite)
+    if referrer is not None:
+        files[suite.path] = cases_text
+        suite_path = referrer.path
+        suite_text = (
+            referrer.source_text
+            if referrer.source_text is not None
+            else suite_file_text(referrer, [])
+        )
+        header = referrer.document
+    else:
+        suite_path, suite_text, header = suite.path, cases_text, suite.document
     return run_files(
-        suite.path,
-        suite_file_text(suite, documents),
-        suite.document,
+        suite_path,
+        suite_text,
+        header,
         documents,
-        suite.workspace.file_texts(),
+        files,
+        cases_path=suite.path,
         allow_commands=settings.AGENTV_RUNS_ALLOW_COMMANDS,
         generation=generation_of(agentv_status().version),
     )
+
+
+def _referring_suite(suite: Suite) -> Suite | None:
+    if not suite.referenced_by:
+        return None
+    return Suite.objects.filter(workspace=suite.workspace_id, path=suite.referenced_by).first()
 
 
 def write_run_folder(folder: Path, suite: Suite, documents: list[dict[Any, Any]]) -> Path:
@@ -64,7 +87,8 @@ def write_run_folder(folder: Path, suite: Suite, documents: list[dict[Any, Any]]
     for private in ("home", "tmp"):
         (folder / private).mkdir(mode=0o700, exist_ok=True)
     write_targets_file(folder)
-    return files.target(suite.path)
+    referrer = _referring_suite(suite)
+    return files.target(suite.path if referrer is None else referrer.path)
 
 
 def foreign_config_above(folder: Path) -> str:

@@ -56,7 +56,7 @@ def start_run(
         raise RunRefused(refusal)
     if not cases:
         raise RunRefused("Choose at least one case to run.")
-    if suite.read_only:
+    if suite.read_only and not suite.referenced_by:
         raise RunRefused(
             f"{suite.path} is a CSV file of cases: run them from the suite that names it."
         )
