@@ -25,6 +25,22 @@ TEST = """\
   - id: t
     input: What is 2 + 2?
 """
+# AgentV 5.x: today's format, and JavaScript that AgentV runs in its own process.
+PROMPTS = "prompts:\n  - '{{ input }}'\ntests:\n"
+TEST_5 = """\
+  - id: t
+    vars:
+      input: What is 2 + 2?
+"""
+PLAIN_TEST_5 = """\
+  - id: plain
+    vars:
+      input: What is 2 + 2?
+    assert:
+      - type: contains
+        value: fixed answer
+"""
+JAVASCRIPT = "\"process.getBuiltinModule('fs').writeFileSync('CANARY', '') || true\"\n"
 CONTAINS = """\
     assertions:
       - type: contains
@@ -41,8 +57,11 @@ class Way:
     suite: str
     place: str
     files: dict[str, str] = field(default_factory=dict)
-    # Where AgentV 5.x has no `composite` (its `assert-set` replaced it): the grader itself.
-    place_5: str = ""
+    # The place under the other generation, where it differs: 5.x has no `composite` (its
+    # `assert-set` replaced it) and 4.x no `assert-set`, so the grader itself is named.
+    place_elsewhere: str = ""
+    # The AgentV generation that reads the suite, so runs it with commands on.
+    generation: int = 4
 
 
 WAYS = [
@@ -102,7 +121,7 @@ WAYS = [
         + "          type: weighted_average\n        assertions:\n"
         + "          - name: member\n            type: code-grader\n            command: TOUCH\n",
         "t › assertions #1 › assertions #1: a `code-grader` grader starts a program",
-        place_5="t › assertions #1: a `composite` grader starts a program",
+        place_elsewhere="t › assertions #1: a `composite` grader starts a program",
     ),
     Way(
         "composite-aggregator",
@@ -113,7 +132,7 @@ WAYS = [
         + "          - name: member\n            type: contains\n            value: fixed\n",
         "t › assertions #1 › aggregator: a `code-grader` aggregator runs a program",
         {"evals/aggregate.sh": "touch CANARY; cat >/dev/null; echo {}\n"},
-        place_5="t › assertions #1: a `composite` grader starts a program",
+        place_elsewhere="t › assertions #1: a `composite` grader starts a program",
     ),
     Way(
         "custom-grader-file",
@@ -131,6 +150,52 @@ WAYS = [
             )
         },
     ),
+    Way(
+        "default-test-script",
+        "default_test:\n  assert:\n    - type: script\n      command: TOUCH\n" + PROMPTS + TEST_5,
+        "the suite › default_test › assert #1: a `script` grader starts a program",
+        generation=5,
+    ),
+    Way(
+        "case-script",
+        PROMPTS + TEST_5 + "    assert:\n      - type: script\n        command: TOUCH\n",
+        "t › assert #1: a `script` grader starts a program",
+        generation=5,
+    ),
+    Way(
+        "javascript-assert",
+        PROMPTS + TEST_5 + "    assert:\n      - type: javascript\n        value: " + JAVASCRIPT,
+        "t › assert #1: a `javascript` grader starts a program",
+        generation=5,
+    ),
+    Way(
+        "python-assert",
+        PROMPTS
+        + TEST_5
+        + "    assert:\n      - type: python\n"
+        + "        value: __import__('os').system('touch CANARY') or True\n",
+        "t › assert #1: a `python` grader starts a program",
+        generation=5,
+    ),
+    Way(
+        "assert-set-member",
+        PROMPTS
+        + TEST_5
+        + "    assert:\n      - type: assert-set\n        assert:\n"
+        + "          - type: script\n            command: TOUCH\n",
+        "t › assert #1 › assert #1: a `script` grader starts a program",
+        place_elsewhere="t › assert #1: a `assert-set` grader starts a program",
+        generation=5,
+    ),
+    Way(
+        "transform",
+        PROMPTS
+        + TEST_5
+        + "    assert:\n      - type: equals\n        value: x\n        transform: "
+        + JAVASCRIPT.replace("true", "output"),
+        "t › assert #1 › transform: starts a program",
+        generation=5,
+    ),
 ]
 
 
@@ -140,7 +205,8 @@ def _written(text: str, canary: Path) -> str:
 
 def _workspace(way: Way, folder: Path, canary: Path) -> Any:
     files = {path: _written(text, canary) for path, text in way.files.items()}
-    return sandbox_workspace(folder, _written(way.suite, canary) + PLAIN_TEST, files)
+    plain = PLAIN_TEST if way.generation == 4 else PLAIN_TEST_5
+    return sandbox_workspace(folder, _written(way.suite, canary) + plain, files)
 
 
 @pytest.mark.parametrize("way", WAYS, ids=[way.name for way in WAYS])
@@ -153,7 +219,8 @@ def test_a_way_to_start_a_program_is_refused_naming_it_and_never_runs(
         run_case(workspace, "t")
     assert "AGENTV_RUNS_ALLOW_COMMANDS" in str(refused.value)
     generation = generation_of(agentv_status().version)
-    assert (way.place_5 if generation == 5 and way.place_5 else way.place) in str(refused.value)
+    elsewhere = generation != way.generation and way.place_elsewhere
+    assert (way.place_elsewhere if elsewhere else way.place) in str(refused.value)
     assert not Run.objects.exists()
     # The suite's other test, which starts nothing, is refused too only where the program
     # would start for every test of the suite (hooks, suite-level graders).
@@ -161,10 +228,12 @@ def test_a_way_to_start_a_program_is_refused_naming_it_and_never_runs(
 
 
 def test_each_way_runs_when_commands_are_allowed(tmp_path: Path, settings: Any) -> None:
-    """The same rows with commands on: each starts its program (the rows are real)."""
+    """The same rows with commands on: each starts its program (the rows are real), those of
+    the AgentV generation configured (AGENTV_COMMAND)."""
     settings.AGENTV_RUNS_ALLOW_COMMANDS = True
+    generation = generation_of(agentv_status().version)
     missing = []
-    for way in WAYS:
+    for way in [way for way in WAYS if way.generation == generation]:
         canary = tmp_path / f"canary-{way.name}"
         workspace = _workspace(way, tmp_path / way.name, canary)
         run = run_case(workspace, "t")
