@@ -5,7 +5,7 @@ folder"; docs/security.md, "Runs")."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,7 +47,7 @@ class RunFiles:
 
 def run_files(
     suite_path: str,
-    suite_text: str,
+    suite_text: str | None,
     header: Any,
     documents: list[Any],
     workspace_files: Mapping[str, str],
@@ -57,8 +57,8 @@ def run_files(
     generation: int,
 ) -> RunFiles:
     """Follow every reference of the suite `header` and the cases `documents` (the suite's
-    file is `suite_text` at `suite_path`; the cases' is `cases_path` when another file holds
-    them) through `workspace_files`."""
+    file is `suite_text` at `suite_path`, None when only checking; the cases' is `cases_path`
+    when another file holds them) through `workspace_files`."""
     found = RunFiles()
 
     def check(document: Any, place: str) -> None:
@@ -71,7 +71,8 @@ def run_files(
         follow_commands=allow_commands,
         check=check,
     )
-    walker.files[suite_path] = suite_text
+    if suite_text is not None:
+        walker.files[suite_path] = suite_text
     check(header, "the suite")
     walker.references(header, suite_path, "the suite")
     for document in documents:
@@ -83,7 +84,11 @@ def run_files(
     # A file of cases is followed from the suite and its cases are checked one by one too.
     found.outside = list(dict.fromkeys(walker.outside))
     found.commands = list(dict.fromkeys(found.commands))
-    for path, text in found.files.items():
+    # AgentV puts variables into the suite's values (not its comments); into any text of the
+    # files it reads.
+    texts = {path: text for path, text in found.files.items() if path != suite_path}
+    texts = {suite_path: "\n".join(_strings([header, documents])), **texts}
+    for path, text in texts.items():
         for variable in sorted(environment_names(text)):
             found.environment.append(
                 f"{path} reads the whole environment (`env`)"
@@ -91,3 +96,16 @@ def run_files(
                 else f"{path} names the variable `{variable}`"
             )
     return found
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every key and string value in `value`."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)

@@ -33,24 +33,25 @@ class RunFolderRefused(OperationRefused):
     """The run needs something the sandbox refuses; the message names each place."""
 
 
-def suite_run_files(suite: Suite, documents: list[dict[Any, Any]]) -> RunFiles:
-    """The files a run of `documents` of `suite` gives AgentV, and why it may not start. A file
-    of cases another suite names (`tests: ./cases.yaml`, a folder of cases) runs with that
-    suite's file, as AgentV reads it: never alone."""
+def suite_run_files(
+    suite: Suite, documents: list[dict[Any, Any]], *, writing: bool = True
+) -> RunFiles:
+    """The files a run of `documents` of `suite` gives AgentV, and why it may not start (the
+    suite's own file only when `writing`). A file of cases another suite names
+    (`tests: ./cases.yaml`, a folder of cases) runs with that suite's file, as AgentV reads
+    it: never alone."""
     files = suite.workspace.file_texts()
-    cases_text = suite_file_text(suite, documents)
     referrer = _referring_suite(suite)
+    suite_text: str | None
     if referrer is not None:
-        files[suite.path] = cases_text
-        suite_path = referrer.path
-        suite_text = (
-            referrer.source_text
-            if referrer.source_text is not None
-            else suite_file_text(referrer, [])
-        )
-        header = referrer.document
+        files[suite.path] = suite_file_text(suite, documents)
+        suite_path, header = referrer.path, referrer.document
+        suite_text = referrer.source_text
+        if suite_text is None and writing:
+            suite_text = suite_file_text(referrer, [])
     else:
-        suite_path, suite_text, header = suite.path, cases_text, suite.document
+        suite_path, header = suite.path, suite.document
+        suite_text = suite_file_text(suite, documents) if writing else None
     return run_files(
         suite_path,
         suite_text,

@@ -39,7 +39,7 @@ def run_files_problem(suite: Suite, documents: list[dict[str, Any]]) -> str:
     """Why the sandbox refuses to run `documents` of `suite` ("" when it does not): a
     reference outside the workspace, a command the operator has not allowed, the server's
     environment named (docs/runs.md, "Safety")."""
-    return suite_run_files(suite, documents).refusal()
+    return suite_run_files(suite, documents, writing=False).refusal()
 
 
 def start_run(
