@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from evals_app.models import Case, Run, RunResult
-from evals_app.services.runs.run_folder import suite_run_files
+from evals_app.services.runs.run_folder import foreign_config_above, suite_run_files
 from evals_app.services.runs.starting import RunRefused
 from tests.factories import imported_workspace, write_files
 
@@ -197,3 +197,15 @@ def test_a_file_of_cases_runs_with_the_suite_that_names_it(
     run = run_case(workspace, "first")
     result = run.results.get()
     assert (result.test_id, result.verdict) == ("first", RunResult.Verdict.PASS), result.error
+
+
+def test_an_agentv_folder_above_the_run_folder_refuses_the_run(tmp_path: Path) -> None:
+    """AgentV looks for custom graders and providers up to the file system's root."""
+    (tmp_path / ".agentv" / "graders").mkdir(parents=True)
+    run_folder = tmp_path / "runs" / "agentv-run-1"
+    run_folder.mkdir(parents=True)
+    assert f"{tmp_path / '.agentv'} exists above the run's folder" in foreign_config_above(
+        run_folder
+    )
+    assert foreign_config_above(tmp_path / "runs") != ""
+    assert foreign_config_above(Path("/")) == ""
