@@ -35,7 +35,7 @@ ABSOLUTE = re.compile(r"^(?:[/\\~]|[A-Za-z]:)")
 # Names AgentV takes as its own configuration, environment or code wherever they are found
 # (a config, targets and providers files, `.env`, `agentv.config.ts`, a repository root).
 CONFIG_NAME = re.compile(
-    r"^(?:\.env(?:\..*)?|agentv\.config\..*|(?:targets|providers)\.ya?ml|\.git.*)$"
+    r"^(?:\.env(?:\..*)?|agentv\.config\..*|(?:targets|providers)\.ya?ml|\.git)$"
 )
 
 
@@ -93,8 +93,9 @@ class ReferenceWalker:
 
     def _follow(self, reference: str, referrer: str, where: str, key: str) -> None:
         value = reference.removeprefix("file://")
-        if not value or any(char in value for char in "*?{"):
-            return  # a glob: AgentV matches it in the folder, which holds only what is written
+        if "{{" in value:  # AgentV fills it in from the test's variables: where it leads is open
+            self.outside.append(f"{where}: `{reference}` (a path made from a template)")
+            return
         if ABSOLUTE.match(value):
             self.outside.append(f"{where}: `{reference}`")
             return
@@ -102,6 +103,8 @@ class ReferenceWalker:
         if joined == ".." or joined.startswith("../"):
             self.outside.append(f"{where}: `{reference}`")
             return
+        if not value or any(char in value for char in "*?{"):
+            return  # a glob: AgentV matches it in the folder, which holds only what is written
         if key == "cwd":
             return  # a folder; the command's files are followed from it
         candidates = [joined] if ".." in value.split("/") else candidate_paths(value, referrer)

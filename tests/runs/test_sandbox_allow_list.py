@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from evals_app.services.runs.commands import commands_in, environment_names, generation_of
+from evals_app.services.runs.commands import commands_in, environment_names
 from evals_app.services.runs.references import run_files
 
 SCRIPT = {"type": "script", "command": ["sh", "-c", "id"]}
 
-# (generation, document, the places named)
+# (the AgentV generation that knows the spelling, document, the places named)
 STARTS_A_PROGRAM: list[tuple[int, dict[str, Any], list[str]]] = [
     (5, {"default_test": {"assert": [SCRIPT]}}, ["s › default_test › assert #1: a `script`"]),
     (5, {"assert": [{"type": "javascript", "value": "output.length > 1"}]}, ["`javascript`"]),
@@ -49,7 +49,7 @@ STARTS_A_PROGRAM: list[tuple[int, dict[str, Any], list[str]]] = [
 def test_each_place_that_starts_a_program_is_named(
     generation: int, document: dict[str, Any], places: list[str]
 ) -> None:
-    found = " | ".join(commands_in(document, "s", generation))
+    found = " | ".join(commands_in(document, "s"))
     for place in places:
         assert place in found
 
@@ -77,11 +77,7 @@ RUNS_NOTHING: list[tuple[int, dict[str, Any]]] = [
 def test_graders_agentv_runs_itself_and_the_tests_data_name_nothing(
     generation: int, document: dict[str, Any]
 ) -> None:
-    assert list(commands_in(document, "s", generation)) == []
-
-
-def test_the_generation_comes_from_the_version() -> None:
-    assert [generation_of(v) for v in ("4.42.4", "5.3.1-next.1", "", "x")] == [4, 5, 4, 4]
+    assert list(commands_in(document, "s")) == []
 
 
 @pytest.mark.parametrize(
@@ -98,11 +94,8 @@ def test_the_variables_a_text_names(text: str, names: set[str]) -> None:
     assert environment_names(text) == names
 
 
-def _refusal(header: dict[str, Any], files: dict[str, str], generation: int = 5) -> str:
-    found = run_files(
-        "evals/s.yaml", "", header, [], files, allow_commands=False, generation=generation
-    )
-    return found.refusal()
+def _refusal(header: dict[str, Any], files: dict[str, str]) -> str:
+    return run_files("evals/s.yaml", "", header, [], files, allow_commands=False).refusal()
 
 
 def test_a_prompt_function_file_starts_a_program() -> None:
@@ -112,7 +105,7 @@ def test_a_prompt_function_file_starts_a_program() -> None:
 
 def test_a_case_file_of_json_lines_is_checked_line_by_line() -> None:
     files = {"evals/cases.jsonl": '{"id": "a", "assertions": [{"type": "code-grader"}]}\n'}
-    refusal = _refusal({"tests": "./cases.jsonl"}, files, generation=4)
+    refusal = _refusal({"tests": "./cases.jsonl"}, files)
     assert "evals/cases.jsonl:1 › assertions #1: a `code-grader` grader starts a program" in (
         refusal
     )
@@ -121,3 +114,16 @@ def test_a_case_file_of_json_lines_is_checked_line_by_line() -> None:
 def test_a_sheets_expected_column_of_code_starts_a_program() -> None:
     files = {"evals/cases.csv": "question,__expected\nHi,javascript: output.length > 2\n"}
     assert "evals/cases.csv › __expected" in _refusal({"tests": "file://cases.csv"}, files)
+
+
+def test_a_grader_made_from_a_variable_is_refused() -> None:
+    header = {"tests": [{"vars": {"g": {"type": "script"}}, "assert": ["{{ g }}"]}]}
+    assert "a grader made from the variable in `{{ g }}`" in " ".join(commands_in(header, "s"))
+
+
+@pytest.mark.parametrize(
+    "reference", ["{{ attachment }}", "/etc/*", "../../*.md", "file:///etc/host*"]
+)
+def test_a_path_from_a_template_or_a_glob_outside_is_refused(reference: str) -> None:
+    header = {"tests": [{"id": "t", "input_files": [reference]}]}
+    assert f"`{reference}`" in _refusal(header, {})

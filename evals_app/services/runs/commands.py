@@ -144,24 +144,20 @@ TEMPLATE = re.compile(r"(?<!\$)\{\{(.*?)\}\}", re.DOTALL)
 ENV_NAME_5 = re.compile(
     r"(?<![.\w])env\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*['\"]([^'\"]+)['\"]\s*\])"
 )
+WHOLE_TEMPLATE = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
 ENV_WORD = re.compile(r"(?<![.\w])env\b")
 
 
-def generation_of(version: str) -> int:
-    """The AgentV CLI generation of `version` (4 or 5); the pinned 4.x when it is unknown."""
-    head = version.strip().split(".", 1)[0]
-    return 5 if head.isdigit() and int(head) >= 5 else 4
+def is_safe_grader(kind: str) -> bool:
+    """Whether AgentV runs a grader of type `kind` without starting a program. A suite may be
+    run by either generation in the other's spelling (docs/runs.md), so a type is safe when
+    it is on either list: no type on one list starts a program in the other, which takes it
+    for a custom grader whose file a run without commands never holds."""
+    base = kind[4:] if kind.startswith("not-") else kind
+    return base in SAFE_GRADERS_5 or kind.replace("_", "-") in SAFE_GRADERS_4
 
 
-def is_safe_grader(kind: str, generation: int) -> bool:
-    """Whether AgentV of `generation` runs a grader of type `kind` without starting a program."""
-    if generation >= 5:
-        base = kind[4:] if kind.startswith("not-") else kind
-        return base in SAFE_GRADERS_5
-    return kind.replace("_", "-") in SAFE_GRADERS_4
-
-
-def commands_in(value: Any, place: str, generation: int) -> Iterator[str]:
+def commands_in(value: Any, place: str) -> Iterator[str]:
     """Each place in `value` (a suite's header, a case, a referenced YAML file, a config)
     where AgentV would start a program, said in words after `place`."""
     if isinstance(value, dict):
@@ -174,33 +170,37 @@ def commands_in(value: Any, place: str, generation: int) -> Iterator[str]:
             elif key in PROVIDER_KEYS and _defines_provider(key, item):
                 yield f"{where}: defines a provider (only the operator's targets are used)"
             elif key in GRADER_LIST_KEYS:
-                yield from _commands_in_graders(item, where, generation)
+                yield from _commands_in_graders(item, where)
             elif key == "aggregator" and isinstance(item, dict):
                 kind = item.get("type")
                 if not (isinstance(kind, str) and kind in SAFE_AGGREGATORS):
                     yield f"{where}: a `{kind}` aggregator runs a program"
                 else:
-                    yield from commands_in(item, where, generation)
+                    yield from commands_in(item, where)
             elif key == "prompt" and isinstance(item, dict):
                 yield f"{where}: a prompt written by a program"
             else:
-                yield from commands_in(item, where, generation)
+                yield from commands_in(item, where)
     elif isinstance(value, list):
         for index, item in enumerate(value, start=1):
-            yield from commands_in(item, f"{place} #{index}", generation)
+            yield from commands_in(item, f"{place} #{index}")
 
 
-def _commands_in_graders(value: Any, place: str, generation: int) -> Iterator[str]:
+def _commands_in_graders(value: Any, place: str) -> Iterator[str]:
     entries = value if isinstance(value, list) else [value]
     for index, entry in enumerate(entries, start=1):
         where = f"{place} #{index}" if isinstance(value, list) else place
+        if isinstance(entry, str) and WHOLE_TEMPLATE.match(entry):
+            # AgentV puts the variable's value in its place, a grader of any type.
+            yield f"{where}: a grader made from the variable in `{entry}`"
+            continue
         if not isinstance(entry, dict):
             continue  # a string is a rubric criterion
         kind = entry.get("type")
-        if isinstance(kind, str) and not is_safe_grader(kind, generation):
+        if isinstance(kind, str) and not is_safe_grader(kind):
             yield f"{where}: a `{kind}` grader starts a program"
         else:
-            yield from commands_in(entry, where, generation)
+            yield from commands_in(entry, where)
 
 
 def _defines_provider(key: str, value: Any) -> bool:

@@ -54,7 +54,6 @@ def run_files(
     *,
     cases_path: str = "",
     allow_commands: bool,
-    generation: int,
 ) -> RunFiles:
     """Follow every reference of the suite `header` and the cases `documents` (the suite's
     file is `suite_text` at `suite_path`, None when only checking; the cases' is `cases_path`
@@ -63,7 +62,7 @@ def run_files(
 
     def check(document: Any, place: str) -> None:
         if not allow_commands:
-            found.commands.extend(commands_in(document, place, generation))
+            found.commands.extend(commands_in(document, place))
 
     walker = ReferenceWalker(
         workspace_files.get,

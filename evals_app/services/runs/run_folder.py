@@ -19,8 +19,6 @@ from ...models import Suite
 from ..exports.files import ExportFolder
 from ..exports.suite_texts import suite_file_text
 from ..jobs.running import OperationRefused
-from .agentv_cli import agentv_status
-from .commands import generation_of
 from .references import RunFiles, run_files
 from .targets import write_targets_file
 
@@ -60,7 +58,6 @@ def suite_run_files(
         files,
         cases_path=suite.path,
         allow_commands=settings.AGENTV_RUNS_ALLOW_COMMANDS,
-        generation=generation_of(agentv_status().version),
     )
 
 
