@@ -73,6 +73,10 @@ class ReferenceWalker:
         self.files: dict[str, str] = {}
         self.outside: list[str] = []
 
+    def _text(self, path: str) -> str | None:
+        # No file has a NUL in its path (the system refuses such a name).
+        return None if "\x00" in path else self.read(path)
+
     def check_commands(self, value: Any, place: str) -> None:
         if self.check is not None:
             self.check(value, place)
@@ -88,7 +92,7 @@ class ReferenceWalker:
                 if folder.startswith("../") or folder == "..":
                     continue
                 path = posixpath.normpath(posixpath.join(folder, token))
-                if not path.startswith("../") and self.read(path) is not None:
+                if not path.startswith("../") and self._text(path) is not None:
                     self._add(path, "", place)
 
     def _follow(self, reference: str, referrer: str, where: str, key: str) -> None:
@@ -109,7 +113,7 @@ class ReferenceWalker:
             return  # a folder; the command's files are followed from it
         candidates = [joined] if ".." in value.split("/") else candidate_paths(value, referrer)
         for candidate in candidates:
-            if self.read(candidate) is not None:
+            if self._text(candidate) is not None:
                 self._add(candidate, key, where)
                 return
             if key == "tests" and self.paths is not None:  # `tests: ./cases/`: case folders
@@ -132,7 +136,7 @@ class ReferenceWalker:
                 f"{where}: `{path}` is a file AgentV reads as its own configuration"
             )
             return
-        text = self.read(path)
+        text = self._text(path)
         if text is None:
             return
         self.files[path] = text
@@ -164,7 +168,7 @@ class ReferenceWalker:
         while True:
             for name in ("config.yaml", "config.yml"):
                 path = posixpath.join(folder, ".agentv", name)
-                text = self.read(path)
+                text = self._text(path)
                 if text is not None:
                     # One that does not parse holds no hook AgentV could read.
                     with contextlib.suppress(EvalFileError):
@@ -175,7 +179,7 @@ class ReferenceWalker:
         if self.follow_commands and self.paths is not None:
             for path in self.paths:
                 parts = path.split("/")
-                text = self.read(path)
+                text = self._text(path)
                 taken = ".agentv" in parts[:-1] and not CONFIG_NAME.match(parts[-1])
                 if taken and text is not None:
                     self.files[path] = text
@@ -189,7 +193,8 @@ def _is_config(path: str) -> bool:
 def _path_values(value: Any, place: str) -> Iterator[tuple[str, str, str]]:
     """(where, key, reference) of every string that AgentV reads as a file path."""
     if isinstance(value, dict):
-        is_file_block = value.get("type") in FILE_BLOCK_TYPES
+        kind = value.get("type")
+        is_file_block = isinstance(kind, str) and kind in FILE_BLOCK_TYPES
         for key, item in value.items():
             where = f"{place} › {key}"
             if isinstance(item, str):

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from evals_app.services.runs.commands import commands_in, environment_names
 from evals_app.services.runs.references import run_files
@@ -127,3 +129,23 @@ def test_a_grader_made_from_a_variable_is_refused() -> None:
 def test_a_path_from_a_template_or_a_glob_outside_is_refused(reference: str) -> None:
     header = {"tests": [{"id": "t", "input_files": [reference]}]}
     assert f"`{reference}`" in _refusal(header, {})
+
+
+ANY_YAML = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.sampled_from(["code-grader", "{{ g }}", "x"]),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["assertions", "assert", "aggregator", "type", "prompt", "hooks", "v"]),
+            children,
+            max_size=4,
+        )
+    ),
+    max_leaves=12,
+)
+
+
+@given(ANY_YAML)
+def test_checking_any_document_never_fails(document: Any) -> None:
+    for place in commands_in(document, "s"):
+        assert place.startswith("s")
