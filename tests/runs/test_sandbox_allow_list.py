@@ -44,6 +44,23 @@ STARTS_A_PROGRAM: list[tuple[int, dict[str, Any], list[str]]] = [
     ),
     (4, {"tests": [{"workspace": {"repos": [{"path": "r"}]}}]}, ["workspace › repos"]),
     (4, {"tests": [{"workspace": {"docker": {"image": "x"}}}]}, ["workspace › docker"]),
+    # The suite-level grader of AgentV's own example
+    # examples/features/code-grader-with-llm-calls/evals/contextual-precision.eval.yaml.
+    (
+        4,
+        {
+            "assertions": [
+                {
+                    "name": "contextual_precision",
+                    "type": "code-grader",
+                    "command": ["bun", "run", "../scripts/contextual-precision.ts"],
+                    "target": {"max_calls": 10},
+                }
+            ],
+            "execution": {"target": "llm"},
+        },
+        ["s › assertions #1: a `code-grader` grader starts a program"],
+    ),
 ]
 
 
