@@ -10,7 +10,12 @@ from typing import Any
 import pytest
 
 from evals_app.models import Case, Run, RunResult
-from evals_app.services.runs.run_folder import foreign_config_above, suite_run_files
+from evals_app.services.runs.run_folder import (
+    RunFolderRefused,
+    foreign_config_above,
+    suite_run_files,
+    write_run_folder,
+)
 from evals_app.services.runs.starting import RunRefused
 from tests.factories import imported_workspace, write_files
 
@@ -209,3 +214,18 @@ def test_an_agentv_folder_above_the_run_folder_refuses_the_run(tmp_path: Path) -
     )
     assert foreign_config_above(tmp_path / "runs") != ""
     assert foreign_config_above(Path("/")) == ""
+
+
+def test_the_worker_refuses_what_changed_after_the_run_was_asked_for(tmp_path: Path) -> None:
+    """A hook added while the run waited in the queue: the worker writes nothing, says why."""
+    workspace = sandbox_workspace(
+        tmp_path / "workspace",
+        "tests:\n" + PLAIN_TEST,
+        {".agentv/config.yaml": "hooks:\n  before_session: touch x\n"},
+    )
+    case = Case.objects.get(suite__workspace=workspace, case_id="plain")
+    folder = tmp_path / "run"
+    folder.mkdir()
+    with pytest.raises(RunFolderRefused, match=r"\.agentv/config\.yaml › hooks: starts a program"):
+        write_run_folder(folder, case.suite, [case.document])
+    assert list(folder.iterdir()) == []
