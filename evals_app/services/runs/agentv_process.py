@@ -26,8 +26,23 @@ POLL_SECONDS = 0.05
 # of how many are done.
 DONE_LINE = re.compile(r"^(?P<done>\d+)/(?P<total>\d+)\s")
 # What AgentV gets of the worker's environment besides the variables the operator's targets
-# file names: where programs are, and the locale (docs/security.md, "Runs").
-PASSED_ON = ("PATH", "LANG", "LANGUAGE", "TZ")
+# file names: where programs are, the locale, and how the machine reaches providers (its
+# proxy and certificate authorities) (docs/security.md, "Runs").
+PASSED_ON = (
+    "PATH",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "NODE_EXTRA_CA_CERTS",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+)
 
 
 class AgentvFailed(Exception):
