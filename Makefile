@@ -15,10 +15,12 @@ run: setup ## Set up, load the example workspace, print the login, serve on 127.
 	$(MANAGE) migrate --noinput
 	$(MANAGE) local_setup --address 127.0.0.1:$(PORT)
 	@# One worker beside the server for the long jobs (docs/jobs.md); Ctrl-C stops both.
-	@# Runs of tests with AgentV are on for this local setup (off by default: docs/runs.md).
-	@# Local repositories under data/local-repositories/ may be linked by file:// (by staff,
-	@# such as the admin local_setup prints: docs/sync.md, "Remotes").
+	@# Runs of tests with AgentV are on for this local setup (off by default: docs/runs.md), with
+	@# the mock target and its mock judge that local_setup writes. Local repositories under
+	@# data/local-repositories/ may be linked by file:// (by staff, such as the admin local_setup
+	@# prints: docs/sync.md, "Remotes").
 	export AGENTV_RUNS_ENABLED="$${AGENTV_RUNS_ENABLED:-true}"; \
+	export AGENTV_TARGETS_FILE="$${AGENTV_TARGETS_FILE:-$${AGENTV_DATA_DIR:-$(CURDIR)/data}/local-targets.yaml}"; \
 	export AGENTV_LOCAL_REPOSITORIES_ROOT="$${AGENTV_LOCAL_REPOSITORIES_ROOT:-$(CURDIR)/data/local-repositories}"; \
 	mkdir -p "$$AGENTV_LOCAL_REPOSITORIES_ROOT"; \
 	$(MANAGE) db_worker & worker=$$!; \

@@ -21,7 +21,13 @@ from ..services.jobs.workers import notice_dead_workers
 from ..services.runs.agentv_cli import agentv_status
 from ..services.runs.formats import suite_format_problem
 from ..services.runs.listing import last_results, last_suite_run
-from ..services.runs.starting import RunRefused, cancel_run, run_refusal, start_run
+from ..services.runs.starting import (
+    RunRefused,
+    cancel_run,
+    run_files_problem,
+    run_refusal,
+    start_run,
+)
 from ..services.runs.targets import TargetsFileError, offered_targets
 from .htmx_request import HtmxHttpRequest
 from .lookups import case_or_404
@@ -39,7 +45,9 @@ def run_panel_context(access: WorkspaceAccess, case: Case) -> dict[str, Any]:
     return {
         "run_refusal": refusal,
         "run_targets": targets,
-        "run_format_problem": "" if refusal else suite_format_problem(case.suite),
+        "run_format_problem": ""
+        if refusal
+        else run_files_problem(case.suite, [case.document]) or suite_format_problem(case.suite),
         "agentv_version": agentv_status().version if not refusal else "",
         "can_cancel": access.can(Capability.EDIT),
         **(_shown(latest) if latest is not None else {"run": None}),
@@ -76,9 +84,16 @@ def suite_run_context(access: WorkspaceAccess, suite: Suite, cases: list[Case]) 
     return {
         "suite_run_refusal": refusal,
         "suite_run_targets": targets,
-        "suite_run_format_problem": "" if refusal else suite_format_problem(suite),
+        "suite_run_format_problem": ""
+        if refusal
+        else run_files_problem(suite, _documents(suite)) or suite_format_problem(suite),
         "last_suite_run": last_suite_run(suite),
     }
+
+
+def _documents(suite: Suite) -> list[dict[str, Any]]:
+    """Every case of the suite as stored (what Run all runs)."""
+    return list(suite.cases.order_by("position").values_list("document", flat=True))
 
 
 @require_POST

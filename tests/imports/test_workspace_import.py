@@ -81,7 +81,7 @@ def test_a_zipped_repository_is_imported_from_its_top_folder_with_its_report(
     job, html = report(alice, zipped_folder(EXAMPLES, "examples"))
 
     assert job.state == Job.State.DONE
-    assert "Imported examples: 6 suites, 21 cases and 12 files." in html
+    assert "Imported examples: 6 suites, 21 cases and 13 files." in html
     assert "Skipped .github/workflows/evals.yml: not an eval file" in html
     assert "review-missing-attachment" in html  # a warning, with the case it is about
     workspace = Workspace.objects.get(name="examples")

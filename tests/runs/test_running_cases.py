@@ -147,9 +147,7 @@ def test_a_script_grader_is_refused_without_allow_commands(tmp_path: Path) -> No
     with pytest.raises(RunRefused) as refused:
         run_of(workspace, "scripted")
     assert "AGENTV_RUNS_ALLOW_COMMANDS" in str(refused.value)
-    assert "scripted: the case › assertions #1: a `code-grader` grader runs a command" in str(
-        refused.value
-    )
+    assert "scripted › assertions #1: a `code-grader` grader starts a program" in str(refused.value)
     assert not Run.objects.exists()
 
 

@@ -1,7 +1,8 @@
 """`manage.py local_setup`: what `make run` needs on a fresh machine, idempotently.
 
-Imports the example workspace when it is not there yet and creates a local account, then prints
-the login. The password is generated once and kept in the data folder, readable by its owner only.
+Imports the example workspace when it is not there yet, writes the local targets file (a mock
+and its mock judge) and creates a local account, then prints the login. The password is
+generated once and kept in the data folder, readable by its owner only.
 """
 
 from __future__ import annotations
@@ -16,10 +17,13 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from evals_app.models import Workspace
 from evals_app.services.imports.folders import ImportFailed, import_workspace
+from evals_app.services.runs.local_targets import write_local_targets
 
 EXAMPLE_WORKSPACE = "Example workspace"
 USERNAME = "admin"
 DEFAULT_ADDRESS = "127.0.0.1:8000"
+# The targets `make run` gives runs (AGENTV_TARGETS_FILE), in the data folder.
+LOCAL_TARGETS_FILE = "local-targets.yaml"
 
 
 class Command(BaseCommand):
@@ -44,6 +48,9 @@ class Command(BaseCommand):
             except ImportFailed as failure:
                 raise CommandError(str(failure)) from None
             self.stdout.write(f"Loaded {EXAMPLE_WORKSPACE!r}: {summary.cases} cases.")
+        targets = Path(settings.DATA_DIR) / LOCAL_TARGETS_FILE
+        if write_local_targets(targets):
+            self.stdout.write(f"Wrote {targets}: the mock target and its mock judge.")
         password = self._local_password(Path(settings.DATA_DIR) / "local-login.txt")
         self.stdout.write(
             self.style.SUCCESS(

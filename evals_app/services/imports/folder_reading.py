@@ -17,7 +17,8 @@ from ...eval_files.errors import EvalFileError
 from ...eval_files.file_trees import SYMBOLIC_LINK
 from ...eval_files.paths import PathError, check_path, shown
 from ...eval_files.reading import READ_ONLY_FORMATS
-from ...formatting.workspace_files import DirectoryFiles
+from ...formatting.suite_references import referenced_files
+from ...formatting.workspace_files import DirectoryFiles, UndecodableFileError
 from ...models import Workspace
 from ..profiles import Summary, profile_for_file
 from ..repository import git as git_repository
@@ -90,12 +91,23 @@ class FolderReading:
             self.reads[eval_file.path] = recording.read
         self.file_warnings.extend(reading.warnings)
         self.stored.update(reading.files)
+        # Scripts of graders, expected_output files, workspace files: a run takes them
+        # from the stored files (docs/runs.md, "The run folder").
+        self.stored.update(
+            referenced_files(eval_file.path, header, contents.cases, self._readable_text)
+        )
         if contents.format in READ_ONLY_FORMATS:
             # The file itself is kept as it is: its cases are read-only (docs/formats.md).
             text = self.files.read_text(eval_file.path)
             if text is not None:
                 self.stored[eval_file.path] = text
         return reading.summaries
+
+    def _readable_text(self, path: str) -> str | None:
+        try:
+            return self.files.read_text(path)
+        except UndecodableFileError:
+            return None  # formatting warns about it where a case reads it
 
     def exact(self) -> bool:
         """Whether the formattings are what the suite page shows for the stored files: only if

@@ -1,24 +1,102 @@
-"""A run's private folder: the workspace's files, the suite's file holding only the cases to
-run as they are now, and the run's own targets file (docs/runs.md)."""
+"""A run's private folder, written from an allow-list: the suite's file holding only the cases
+to run, the files it references inside the workspace, the app's own AgentV config and the
+run's targets file; a home and a temporary folder for AgentV (docs/runs.md, "The run folder").
+
+The workspace folder is its own repository root (an empty `.git`), so AgentV looks no higher
+for a config, a targets file or `.env`; AgentV's search for custom graders, assertions and
+providers goes up to the file system's root, so a foreign `.agentv` above the folder refuses
+the run.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+
 from ...models import Suite
 from ..exports.files import ExportFolder
 from ..exports.suite_texts import suite_file_text
+from ..jobs.running import OperationRefused
+from .references import RunFiles, run_files
 from .targets import write_targets_file
+
+# What the app writes as AgentV's project config when commands are off: no hooks, and the
+# first config AgentV finds, so it reads no other (not even the one in its home).
+RUN_CONFIG = "# Written by the app for this run only (docs/runs.md).\n{}\n"
+
+
+class RunFolderRefused(OperationRefused):
+    """The run needs something the sandbox refuses; the message names each place."""
+
+
+def suite_run_files(
+    suite: Suite, documents: list[dict[Any, Any]], *, writing: bool = True
+) -> RunFiles:
+    """The files a run of `documents` of `suite` gives AgentV, and why it may not start (the
+    suite's own file only when `writing`). A file of cases another suite names
+    (`tests: ./cases.yaml`, a folder of cases) runs with that suite's file, as AgentV reads
+    it: never alone."""
+    files = suite.workspace.file_texts()
+    referrer = _referring_suite(suite)
+    suite_text: str | None
+    if referrer is not None:
+        files[suite.path] = suite_file_text(suite, documents)
+        suite_path, header = referrer.path, referrer.document
+        suite_text = referrer.source_text
+        if suite_text is None and writing:
+            suite_text = suite_file_text(referrer, [])
+    else:
+        suite_path, header = suite.path, suite.document
+        suite_text = suite_file_text(suite, documents) if writing else None
+    return run_files(
+        suite_path,
+        suite_text,
+        header,
+        documents,
+        files,
+        cases_path=suite.path,
+        allow_commands=settings.AGENTV_RUNS_ALLOW_COMMANDS,
+    )
+
+
+def _referring_suite(suite: Suite) -> Suite | None:
+    if not suite.referenced_by:
+        return None
+    return Suite.objects.filter(workspace=suite.workspace_id, path=suite.referenced_by).first()
 
 
 def write_run_folder(folder: Path, suite: Suite, documents: list[dict[Any, Any]]) -> Path:
-    """Write everything AgentV reads under `folder`; returns the suite file's path."""
+    """Write everything AgentV reads under `folder`; returns the suite file's path. Raises
+    RunFolderRefused when the sandbox refuses the run."""
+    found = suite_run_files(suite, documents)
+    refusal = found.refusal() or foreign_config_above(folder)
+    if refusal:
+        raise RunFolderRefused(refusal)
     files = ExportFolder(folder / "workspace")
-    for path, text in suite.workspace.file_texts().items():
-        if path != suite.path:
-            files.target(path).write_text(text, encoding="utf-8")
-    eval_file = files.target(suite.path)
-    eval_file.write_text(suite_file_text(suite, documents), encoding="utf-8")
+    for path, text in found.files.items():
+        files.target(path).write_text(text, encoding="utf-8")
+    root = folder / "workspace"
+    (root / ".git").mkdir(exist_ok=True)  # AgentV's repository root: it looks no higher
+    if not settings.AGENTV_RUNS_ALLOW_COMMANDS or not (root / ".agentv" / "config.yaml").exists():
+        (root / ".agentv").mkdir(exist_ok=True)
+        (root / ".agentv" / "config.yaml").write_text(RUN_CONFIG, encoding="utf-8")
+    for private in ("home", "tmp"):
+        (folder / private).mkdir(mode=0o700, exist_ok=True)
     write_targets_file(folder)
-    return eval_file
+    referrer = _referring_suite(suite)
+    return files.target(suite.path if referrer is None else referrer.path)
+
+
+def foreign_config_above(folder: Path) -> str:
+    """Why AgentV run in `folder` would find files the app did not write ("" when not): an
+    `.agentv` folder in a parent folder holds custom graders or providers AgentV loads."""
+    for parent in folder.resolve().parents:
+        if (parent / ".agentv").exists():
+            return (
+                f"{parent / '.agentv'} exists above the run's folder; AgentV would load custom "
+                "graders or providers from it. The operator must remove it or set TMPDIR of "
+                "the worker elsewhere."
+            )
+    return ""

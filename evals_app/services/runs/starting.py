@@ -13,8 +13,8 @@ from ...permissions import Capability, WorkspaceAccess
 from ..jobs.queue import cancel_job
 from ..jobs.tasks import run_job_task
 from .agentv_cli import agentv_status
-from .commands import commands_in_case, commands_in_suite
 from .formats import suite_format_problem
+from .run_folder import suite_run_files
 from .targets import TargetsFileError, offered_targets
 
 
@@ -35,6 +35,13 @@ def run_refusal(access: WorkspaceAccess) -> str:
     return ""
 
 
+def run_files_problem(suite: Suite, documents: list[dict[str, Any]]) -> str:
+    """Why the sandbox refuses to run `documents` of `suite` ("" when it does not): a
+    reference outside the workspace, a command the operator has not allowed, the server's
+    environment named (docs/runs.md, "Safety")."""
+    return suite_run_files(suite, documents, writing=False).refusal()
+
+
 def start_run(
     access: WorkspaceAccess,
     user: User,
@@ -49,10 +56,14 @@ def start_run(
         raise RunRefused(refusal)
     if not cases:
         raise RunRefused("Choose at least one case to run.")
-    if suite.read_only:
+    if suite.read_only and not suite.referenced_by:
         raise RunRefused(
             f"{suite.path} is a CSV file of cases: run them from the suite that names it."
         )
+    # What the sandbox refuses comes first: it holds whatever AgentV reads the suite.
+    sandbox_problem = run_files_problem(suite, [document for _, document in cases])
+    if sandbox_problem:
+        raise RunRefused(sandbox_problem)
     format_problem = suite_format_problem(suite)
     if format_problem:
         raise RunRefused(format_problem)
@@ -68,9 +79,6 @@ def start_run(
         grader = targets.get(chosen.grader_target)
         if grader is not None and grader.runs_commands:
             reasons.append(f"its judge target {grader.name} starts a program")
-        reasons += list(commands_in_suite(suite.document))
-        for case, document in cases:
-            reasons += [f"{case.case_id}: {reason}" for reason in commands_in_case(document)]
         if reasons:
             raise RunRefused(
                 "This run would execute commands on the server, which the operator has not "
