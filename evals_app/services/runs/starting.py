@@ -14,7 +14,6 @@ from ..jobs.queue import cancel_job
 from ..jobs.tasks import run_job_task
 from .agentv_cli import agentv_status
 from .commands import commands_in_case, commands_in_suite
-from .formats import suite_format_problem
 from .targets import TargetsFileError, offered_targets
 
 
@@ -32,6 +31,22 @@ def run_refusal(access: WorkspaceAccess) -> str:
     status = agentv_status()
     if not status.usable:
         return status.problem
+    return ""
+
+
+def run_unavailable(access: WorkspaceAccess, suite: Suite) -> str:
+    """Why the Run buttons of `suite` are disabled for this person, said beside them before
+    any click ("" when they can run): the person, the server's settings, AgentV, the
+    operator's targets file. A start refused later is refused for the same reasons."""
+    refusal = run_refusal(access)
+    if refusal:
+        return refusal
+    if suite.read_only:
+        return f"{suite.path} is a CSV file of cases: run them from the suite that names it."
+    try:
+        offered_targets()
+    except TargetsFileError as error:
+        return str(error)
     return ""
 
 
@@ -53,9 +68,6 @@ def start_run(
         raise RunRefused(
             f"{suite.path} is a CSV file of cases: run them from the suite that names it."
         )
-    format_problem = suite_format_problem(suite)
-    if format_problem:
-        raise RunRefused(format_problem)
     try:
         targets = {offered.name: offered for offered in offered_targets()}
     except TargetsFileError as error:
