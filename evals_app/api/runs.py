@@ -70,7 +70,7 @@ class RunOut(Schema):
     agentv_warnings: list[str] = Field(description="AgentV's warning and error lines.")
     spelling: str = Field(
         description="How the suite was spelled for this AgentV when it cannot read the "
-        "suite's own spelling (\"Run as AgentV X reads it: …\"); empty otherwise."
+        'suite\'s own spelling ("Run as AgentV X reads it: …"); empty otherwise.'
     )
     results: list[ResultOut]
 

@@ -93,9 +93,16 @@ def _test_result(generation: Generation, entry: dict[str, Any], output: Path) ->
         and all(isinstance(s, dict) and s.get("status") == "skipped" for s in samples)
     ):
         verdict = "skipped"  # AgentV 5: every grader skipped the test
+    # AgentV 4 writes the tokens and the time in a timing file, AgentV 5 in a metrics file.
     timing = _json_file(output, entry.get("timing_path"))
-    usage = entry.get("token_usage") or timing.get("token_usage") or {}
-    duration = entry.get("duration_ms") or timing.get("duration_ms") or None
+    metrics = _json_file(output, entry.get("metrics_path"))
+    spent = metrics.get("duration")
+    usage = entry.get("token_usage") or timing.get("token_usage") or metrics.get("tokens") or {}
+    duration = (
+        entry.get("duration_ms")
+        or timing.get("duration_ms")
+        or (spent.get("total_ms") if isinstance(spent, dict) else None)
+    )
     return TestResult(
         test_id=entry["test_id"],
         verdict=verdict,

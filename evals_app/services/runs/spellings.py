@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...eval_files.grading_upgrade import judge_prompt_values
+from ...eval_files.grading_upgrade import GradingContext, evaluator_asserts, judge_prompt_values
 from ...eval_files.judge_templates import upgrade_judge_template
 from ...eval_files.merge_keys import merged
 from ...eval_files.upgrade import TODAY_CASES_KEY, upgrade_eval_file
@@ -115,14 +115,45 @@ def _upgraded(
             if upgraded_text != files[resolved.path]:
                 templates[resolved.path] = upgraded_text
     mapped = upgrade_eval_file(suite.document, documents, suite.cases_key or None)
+    upgraded = [_asserts(document) for document in mapped.documents]
     prompts = _prompts(mapped.header, suite.path, files)
     return RunSpelling(
-        _file_text(mapped.header, TODAY_CASES_KEY, TODAY_CASES_KEY, mapped.documents),
-        [_expanded_ids(document, mapped.header, prompts) for document in mapped.documents],
+        _file_text(mapped.header, TODAY_CASES_KEY, TODAY_CASES_KEY, upgraded),
+        [_expanded_ids(document, mapped.header, prompts) for document in upgraded],
         [[] for _ in documents],
         _note(generation, "today's format, as Upgrade writes it"),
         templates,
     )
+
+
+def _asserts(document: Any) -> Any:
+    """A test (and its turns) with 2026-02's `assertions` as today's `assert`, each grader
+    under today's name (`llm-grader` → `llm-rubric`, …, as Upgrade converts evaluators):
+    AgentV 5.3 reads a test's graders under `assert` only, and skips a test it finds none
+    in."""
+    if not isinstance(document, dict):
+        return document
+    renamed: dict[Any, Any] = {}
+    for key, value in document.items():
+        if key == "assertions" and "assert" not in document and isinstance(value, list):
+            context = GradingContext({}, [], criteria=document.get("criteria"))
+            renamed["assert"] = [
+                converted
+                for entry in value
+                for converted in evaluator_asserts(_code_grader(entry), context)
+            ]
+        else:
+            renamed[key] = value
+    if isinstance(renamed.get("turns"), list):
+        renamed["turns"] = [_asserts(turn) for turn in renamed["turns"]]
+    return renamed
+
+
+def _code_grader(entry: Any) -> Any:
+    """2026-02's `code-grader` is the code evaluator Upgrade converts to `script`."""
+    if isinstance(entry, dict) and entry.get("type") == "code-grader":
+        return {**entry, "type": "code_grader"}
+    return entry
 
 
 def _file_text(header: Any, cases_key: str, new_key: str, cases: list[Any]) -> str:

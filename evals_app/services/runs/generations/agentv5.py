@@ -5,6 +5,7 @@ its assertions in the test's grading file (docs/runs.md, "AgentV generations")."
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,9 @@ DEFAULT_THRESHOLD = 0.8
 # AgentV 4's keys of a target that are not the provider's settings; AgentV 5 reads the
 # settings under `config`, and these beside it.
 TARGET_KEYS = ("name", "provider")
+# AgentV 4's reference to the server's environment, `${{ NAME }}`; AgentV 5 refuses it ("Legacy
+# environment syntax … has been removed") and reads `{{ env.NAME }}`.
+ENVIRONMENT_REFERENCE = re.compile(r"\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,21 @@ class Agentv5(Generation):
 def provider(target: dict[str, Any]) -> dict[str, Any]:
     """An AgentV 4 target (`name`, `provider`, its settings) as an AgentV 5 provider (`id`:
     the backend, `label`: the name runs choose, `config`: the settings)."""
-    settings = {key: value for key, value in target.items() if key not in TARGET_KEYS}
+    settings = {
+        key: _environment_references(value)
+        for key, value in target.items()
+        if key not in TARGET_KEYS
+    }
     if "judge_target" in settings:  # AgentV 5 knows the judge only as `grader_target`
         settings.setdefault("grader_target", settings.pop("judge_target"))
     return {"id": str(target.get("provider", "")), "label": target["name"], "config": settings}
+
+
+def _environment_references(value: Any) -> Any:
+    if isinstance(value, str):
+        return ENVIRONMENT_REFERENCE.sub(r"{{ env.\1 }}", value)
+    if isinstance(value, list):
+        return [_environment_references(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _environment_references(item) for key, item in value.items()}
+    return value
