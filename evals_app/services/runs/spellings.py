@@ -18,7 +18,7 @@ from ...models import Suite
 from ..exports.suite_texts import suite_file_text
 from .formats import EVAL_FORMATS, eval_format_of
 from .generations import Agentv4, Generation
-from .generations.tests_with_input import tests_with_input
+from .generations.tests_with_input import downgraded_file
 
 # Older spellings of a case's parts that AgentV 4 does not read, and its name for each.
 FOR_AGENTV_4 = {
@@ -82,7 +82,7 @@ def run_spelling(
     if isinstance(generation, Agentv4):
         if today:
             prompts = _prompts(suite.document, suite.path, files)
-            down = tests_with_input(suite.document, documents, prompts, generation.label)
+            down = downgraded_file(suite.document, documents, prompts, generation.label)
             text = _file_text(down.header, TODAY_CASES_KEY, TODAY_CASES_KEY, down.tests)
             return RunSpelling(
                 text,

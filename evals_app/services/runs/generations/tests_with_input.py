@@ -48,7 +48,7 @@ class Downgraded:
     not_run: list[list[str]] = field(default_factory=list)
 
 
-def tests_with_input(
+def downgraded_file(
     header: Mapping[Any, Any],
     documents: Iterable[dict[Any, Any]],
     prompts: list[Prompt] | None,
