@@ -241,3 +241,27 @@ def test_a_test_agentv_skips_shows_its_reason_verbatim(tmp_path: Path) -> None:
     result = only_result(run_of(workspace_of(tmp_path, skipped), "no-input"))
     assert result.verdict == RunResult.Verdict.SKIPPED
     assert result.error.startswith("Skipping incomplete test: no-input. Missing required fields")
+
+
+def test_an_agentv_removed_after_its_version_was_asked_is_the_same_clear_error(
+    tmp_path: Path, settings: Any
+) -> None:
+    from evals_app.services.runs.agentv_cli import agentv_status, forget_agentv_status
+
+    agentv = tmp_path / "agentv"
+    agentv.write_text(f'#!/bin/sh\nexec {settings.AGENTV_COMMAND} "$@"\n', encoding="utf-8")
+    agentv.chmod(0o755)
+    settings.AGENTV_COMMAND = str(agentv)
+    forget_agentv_status()
+    try:
+        assert agentv_status().usable  # asked once, as a worker does when it starts
+        workspace = workspace_of(tmp_path / "workspace", SINGLE_TURN)
+        agentv.unlink()
+        run = run_of(workspace, "add")
+        assert run.job.state == Job.State.FAILED
+        assert run.job.error == (
+            f"AgentV is not installed: {agentv} was not found (run `make setup`, or set "
+            "AGENTV_COMMAND)."
+        )
+    finally:
+        forget_agentv_status()
