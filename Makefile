@@ -17,7 +17,7 @@ run: setup ## Set up, load the example workspace, print the login, serve on 127.
 	@# One worker beside the server for the long jobs (docs/jobs.md); Ctrl-C stops both.
 	@# Runs of tests with AgentV are on for this local setup (off by default: docs/runs.md).
 	export AGENTV_RUNS_ENABLED="$${AGENTV_RUNS_ENABLED:-true}"; \
-	$(MANAGE) db_worker & worker=$$!; \
+	$(MANAGE) run_worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(MANAGE) runserver 127.0.0.1:$(PORT)
 

@@ -12,6 +12,7 @@ from ...models import Case, Job, Run, Suite
 from ...permissions import Capability, WorkspaceAccess
 from ..jobs.queue import cancel_job
 from ..jobs.tasks import run_job_task
+from ..jobs.wake import wake_workers
 from .agentv_cli import agentv_status
 from .commands import commands_in_case, commands_in_suite
 from .targets import TargetsFileError, offered_targets
@@ -102,6 +103,8 @@ def start_run(
         )
     task = run_job_task.enqueue(job.pk)
     Job.objects.filter(pk=job.pk).update(task_id=str(task.id))
+    # An idle worker starts it now, not at its next look at the queue.
+    transaction.on_commit(wake_workers)
     run.refresh_from_db()
     return run
 
