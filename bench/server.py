@@ -60,26 +60,30 @@ def gunicorn(environment: Environment, workers: int) -> Iterator[int]:
 
 @contextmanager
 def db_workers(
-    environment: Environment, count: int, variables: dict[str, str] | None = None
+    environment: Environment,
+    count: int,
+    variables: dict[str, str] | None = None,
+    worker: tuple[str, ...] = ("db_worker", "--interval", "0.1"),
 ) -> Iterator[list[subprocess.Popen[bytes]]]:
-    """Run `count` job workers (`manage.py db_worker`, as deployed), polling the queue every
-    0.1 s, with `variables` added to the environment; stopped at the end."""
-    command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.1"]
+    """Run `count` job workers (`worker`: `manage.py db_worker` polling the queue every 0.1 s
+    by default, or as deployed), with `variables` added to the environment; stopped at the
+    end."""
+    command = [sys.executable, "manage.py", *worker, "--no-reload"]
     command += ["--no-startup-delay", "--verbosity", "0"]
     env = {**environment.subprocess_env(), **(variables or {})}
     workers = [subprocess.Popen(command, cwd=REPOSITORY, env=env) for _ in range(count)]
     try:
         yield workers
     finally:
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
+        for process in workers:
+            process.terminate()
+        for process in workers:
             try:
-                worker.wait(timeout=10)
+                process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 # A worker waiting in the queue's poll has been seen to outlive SIGTERM.
-                worker.kill()
-                worker.wait()
+                process.kill()
+                process.wait()
 
 
 @dataclass

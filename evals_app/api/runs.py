@@ -66,6 +66,12 @@ class RunOut(Schema):
     total: int
     error: str
     agentv_version: str
+    agentv_exit_code: int | None = Field(description="How AgentV exited (null: it did not).")
+    agentv_warnings: list[str] = Field(description="AgentV's warning and error lines.")
+    spelling: str = Field(
+        description="How the suite was spelled for this AgentV when it cannot read the "
+        'suite\'s own spelling ("Run as AgentV X reads it: …"); empty otherwise.'
+    )
     results: list[ResultOut]
 
 
@@ -81,6 +87,9 @@ def run_out(run: Run) -> RunOut:
         total=job.total,
         error=job.error,
         agentv_version=run.agentv_version,
+        agentv_exit_code=run.agentv_exit_code,
+        agentv_warnings=run.agentv_warnings,
+        spelling=run.spelling_note,
         results=[
             ResultOut(
                 id=result.test_id,

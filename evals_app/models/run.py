@@ -31,6 +31,11 @@ class Run(models.Model):
     agentv_version = models.CharField(max_length=50, blank=True)
     # How long AgentV itself ran: the rest of a run's time is the app's (docs/performance.md).
     agentv_seconds = models.FloatField(null=True, blank=True)
+    # How AgentV ended and what it warned of (its warning and error lines), shown with the run.
+    agentv_exit_code = models.IntegerField(null=True, blank=True)
+    agentv_warnings = models.JSONField(default=list, blank=True)
+    # "Run as AgentV X reads it: …" when AgentV ran a spelling made from the suite's content.
+    spelling_note = models.TextField(blank=True)
     # When AgentV started: the runs of a workspace that count against its concurrency limit.
     started_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
@@ -59,8 +64,11 @@ class RunResult(models.Model):
         Case, on_delete=models.SET_NULL, null=True, blank=True, related_name="run_results"
     )
     test_id = models.CharField("id", max_length=200)
-    # The saved revision the run's case was, when it was one (None: an unsaved draft).
+    # The saved revision the run's case was, when it was one (None: a draft, or a case as
+    # imported, which has no revision yet).
     revision_number = models.PositiveIntegerField(null=True, blank=True)
+    # Whether the case ran as the editor's unsaved draft (not as it is stored).
+    draft = models.BooleanField(default=False)
     target = models.CharField(max_length=200)
     verdict = models.CharField(max_length=10, choices=Verdict.choices)
     score = models.FloatField(null=True, blank=True)

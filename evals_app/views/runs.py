@@ -15,17 +15,16 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from ..editor.case_drafts import CaseDraft, DraftFormError, DraftValueError
 from ..json_limits import JSONTooDeep
-from ..models import Case, Run, Suite
+from ..models import Case, Run, RunResult, Suite
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.jobs.workers import notice_dead_workers
 from ..services.runs.agentv_cli import agentv_status
-from ..services.runs.formats import suite_format_problem
 from ..services.runs.listing import last_results, last_suite_run
 from ..services.runs.starting import (
     RunRefused,
     cancel_run,
-    run_files_problem,
     run_refusal,
+    run_unavailable,
     start_run,
 )
 from ..services.runs.targets import TargetsFileError, offered_targets
@@ -38,16 +37,13 @@ MAX_SELECTED = 1000  # as for the suite page's other actions on the selected cas
 
 def run_panel_context(access: WorkspaceAccess, case: Case) -> dict[str, Any]:
     """What the editor's Run panel shows: the targets offered, or why this person cannot run
-    (or why AgentV cannot run the suite's format, beside a disabled Run), and the case's
-    latest run."""
+    (or why this suite cannot run, beside a disabled Run), and the case's latest run."""
     refusal, targets = _run_choices(access)
     latest = _latest_run_of(case)
     return {
         "run_refusal": refusal,
         "run_targets": targets,
-        "run_format_problem": ""
-        if refusal
-        else run_files_problem(case.suite, [case.document]) or suite_format_problem(case.suite),
+        "run_unavailable": "" if refusal else run_unavailable(access, case.suite, [case.document]),
         "agentv_version": agentv_status().version if not refusal else "",
         "can_cancel": access.can(Capability.EDIT),
         **(_shown(latest) if latest is not None else {"run": None}),
@@ -75,8 +71,8 @@ def _latest_run_of(case: Case) -> Run | None:
 
 def suite_run_context(access: WorkspaceAccess, suite: Suite, cases: list[Case]) -> dict[str, Any]:
     """What the suite page shows of runs: the last run's pass rate, Run all and Run selected
-    (or why not; disabled when AgentV cannot run the suite's format), and each listed case's
-    last result (as `case.last_run_result`)."""
+    (or why not, beside the disabled buttons), and each listed case's last result (as
+    `case.last_run_result`)."""
     refusal, targets = _run_choices(access)
     results = last_results(cases)
     for case in cases:
@@ -84,16 +80,9 @@ def suite_run_context(access: WorkspaceAccess, suite: Suite, cases: list[Case]) 
     return {
         "suite_run_refusal": refusal,
         "suite_run_targets": targets,
-        "suite_run_format_problem": ""
-        if refusal
-        else run_files_problem(suite, _documents(suite)) or suite_format_problem(suite),
+        "suite_run_unavailable": "" if refusal else run_unavailable(access, suite),
         "last_suite_run": last_suite_run(suite),
     }
-
-
-def _documents(suite: Suite) -> list[dict[str, Any]]:
-    """Every case of the suite as stored (what Run all runs)."""
-    return list(suite.cases.order_by("position").values_list("document", flat=True))
 
 
 @require_POST
@@ -187,5 +176,11 @@ def _run_or_404(access: WorkspaceAccess, run_pk: int) -> Run:
 
 def _shown(run: Run) -> dict[str, Any]:
     results = list(run.results.all())
-    passed = sum(result.verdict == "pass" for result in results)
-    return {"run": run, "results": results, "passed": passed}
+    skipped = [result for result in results if result.verdict == RunResult.Verdict.SKIPPED]
+    return {
+        "run": run,
+        "results": results,
+        "passed": sum(result.verdict == RunResult.Verdict.PASS for result in results),
+        "counted": len(results) - len(skipped),
+        "skipped": skipped,
+    }

@@ -46,7 +46,12 @@ def test_an_editor_runs_a_draft_and_reads_its_answer_and_grades(team: Team) -> N
 
 def test_a_test_agentv_skips_comes_back_with_agentvs_reason(team: Team) -> None:
     editor = team.as_role("editor")
-    response = editor.post("/workspaces/team-evals/case/run", {}, **team.case_query())
+    ungraded = {"id": "first", "input": "What is 2+2?"}  # nothing to grade it by
+    response = editor.post(
+        "/workspaces/team-evals/case/run",
+        {"target": "mock", "document": ungraded},
+        **team.case_query(),
+    )
     run = editor.get(f"/workspaces/team-evals/runs/{response.json()['id']}").json()
     [result] = run["results"]
     assert result["verdict"] == "skipped"
@@ -76,16 +81,21 @@ def test_a_run_of_another_workspace_is_not_found(team: Team) -> None:
     assert response.json() == {"message": "No run 999 in Team evals."}
 
 
-def test_a_run_of_a_format_agentv_does_not_read_says_why(team: Team) -> None:
+def test_a_run_of_a_format_agentv_does_not_read_runs_as_it_reads_it(team: Team) -> None:
     team.suite.document = {"prompts": ["{{ input }}"], "tests": [None, None]}
     team.suite.cases_key = "tests"
     team.suite.save()
-    response = team.as_role("editor").post(
-        "/workspaces/team-evals/case/run", {"target": "mock"}, **team.case_query()
+    editor = team.as_role("editor")
+    document = {"id": "first", "vars": {"input": "Hi"}, "assert": ["Greets back"]}
+    response = editor.post(
+        "/workspaces/team-evals/case/run",
+        {"target": "mock", "document": document},
+        **team.case_query(),
     )
-    assert response.status_code == 422
-    assert response.json()["message"] == (
-        "AgentV 4.42.4 is too old for this suite's format (`prompts` × `vars`, 2026-07 and "
-        "later): it needs 5.1.0 or newer — set AGENTV_COMMAND to a newer AgentV."
+    assert response.status_code == 202
+    run = editor.get(f"/workspaces/team-evals/runs/{response.json()['id']}").json()
+    assert run["spelling"] == (
+        "Run as AgentV 4.42.4 reads it: `tests` with `input`, one test per prompt and value. "
+        "The suite's file is unchanged."
     )
-    assert not Run.objects.exists()
+    assert run["agentv_exit_code"] is not None

@@ -1,5 +1,6 @@
-"""Runs against the real pinned AgentV CLI, with the mock target and a judge target that
-answers from an OpenAI-compatible server on 127.0.0.1 (docs/runs.md)."""
+"""Runs against the real AgentV CLI (the pinned one, or the one AGENTV_COMMAND names: the
+tests hold for both generations), with the mock target and a judge target that answers from
+an OpenAI-compatible server on 127.0.0.1 (docs/runs.md, docs/development.md)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 
 from evals_app.models import Case, Membership, Workspace
 from evals_app.permissions import WorkspaceAccess
+from evals_app.services.runs.agentv_cli import agentv_status, version_tuple
 from tests.factories import imported_workspace, user, write_files
 
 RUBRIC_REASONING = "The answer says four, as the rubric asks."
@@ -40,15 +42,21 @@ class JudgeServer:
 
 
 def _judge_answer(body: dict[str, Any]) -> str:
-    """A rubric grader asks for `checks`; a score grader for `score` and `assertions`."""
+    """A rubric grader asks for `checks`; a score grader for `score` and `assertions`. AgentV
+    5 asks both in words of its own, so an answer holds both when the system message does
+    not tell which (each generation's reader keeps what it asks for)."""
     system = " ".join(
         str(message.get("content")) for message in body["messages"] if message["role"] == "system"
     )
-    if '"checks"' in system:
-        checks = [{"id": "rubric-1", "satisfied": True, "reasoning": RUBRIC_REASONING}]
-        return json.dumps({"checks": checks, "overall_reasoning": "Four is right."})
+    checks = [{"id": "rubric-1", "satisfied": True, "reasoning": RUBRIC_REASONING}]
+    rubric = {"checks": checks, "overall_reasoning": "Four is right."}
     assertions = [{"text": "Says four", "passed": True, "evidence": "Four."}]
-    return json.dumps({"score": 1, "assertions": assertions})
+    scored = {"score": 1, "assertions": assertions}
+    if '"checks"' in system and '"score"' not in system:
+        return json.dumps(rubric)
+    if '"checks"' not in system:
+        return json.dumps(scored)
+    return json.dumps({**rubric, **scored})
 
 
 @pytest.fixture
@@ -138,3 +146,14 @@ def editor_of(workspace: Workspace, username: str = "erin") -> Any:
     account = user(username)
     Membership.objects.create(workspace=workspace, user=account, role=Membership.Role.EDITOR)
     return account
+
+
+def agentv_label() -> str:
+    """How results name the AgentV the tests run ("AgentV 4.42.4")."""
+    return f"AgentV {agentv_status().version}"
+
+
+def on_agentv_5() -> bool:
+    """Whether the tests run AgentV 5 (AGENTV_COMMAND), whose spelling of some results
+    differs (docs/runs.md, "AgentV generations")."""
+    return (version_tuple(agentv_status().version) or (0,)) >= (5, 0, 0)

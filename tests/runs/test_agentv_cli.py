@@ -21,8 +21,9 @@ def asked_again() -> Iterator[None]:
     forget_agentv_status()
 
 
-def test_the_pinned_agentv_is_the_one_package_json_names() -> None:
+def test_the_pinned_agentv_is_the_one_package_json_names(settings: Any) -> None:
     pinned = json.loads((REPOSITORY / "package.json").read_text())["dependencies"]["agentv"]
+    settings.AGENTV_COMMAND = str(REPOSITORY / "node_modules" / ".bin" / "agentv")
     status = agentv_status()
     assert status.usable, status.problem
     assert status.version == pinned

@@ -1,5 +1,6 @@
-"""Which AgentV reads which format: the table, `manage.py check` listing the suites AgentV
-cannot run, and the Run controls saying why instead of running (docs/runs.md)."""
+"""Which AgentV reads which format (the table the adapters use to choose a spelling), and
+the Run controls: enabled for every format, disabled with the reason for what the
+operator's settings refuse (docs/runs.md)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,13 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from evals_app.models import Membership, Run, Suite, Workspace
+from evals_app.models import Membership, Suite, Workspace
 from evals_app.services.runs.agentv_cli import forget_agentv_status
 from evals_app.services.runs.formats import EVAL_FORMATS, eval_format_of, format_problem
-from evals_app.services.runs.starting import RunRefused, start_run
+from evals_app.services.runs.starting import run_unavailable
 from tests.factories import imported_workspace, member, write_files
 
-from .conftest import access_of, case_named, editor_of
+from .conftest import access_of, case_named
 
 TODAY = 'prompts: ["{{ input }}"]\ntests:\n  - id: today\n    vars:\n      input: What is 2 + 2?\n'
 FEBRUARY = "tests:\n  - id: february\n    input: What is 2 + 2?\n    criteria: Says four.\n"
@@ -117,72 +118,14 @@ def test_a_suites_format_is_its_list_of_cases_and_whether_it_has_prompts(tmp_pat
     }
 
 
-def check_output(settings: Any) -> str:
+@pytest.mark.django_db
+def test_check_says_nothing_of_formats_every_suite_runs(tmp_path: Path, settings: Any) -> None:
+    workspace_with(tmp_path, {"today.eval.yaml": TODAY, "one-day.eval.yaml": ONE_DAY})
     settings.AGENTV_RUNS_ENABLED = True
     out = StringIO()
     call_command("check", "--database", "default", stdout=out, stderr=out)
-    return out.getvalue()
-
-
-@pytest.mark.django_db
-def test_check_lists_the_suites_the_pinned_agentv_cannot_run(tmp_path: Path, settings: Any) -> None:
-    workspace = workspace_with(
-        tmp_path,
-        {"today.eval.yaml": TODAY, "february.eval.yaml": FEBRUARY, "one-day.eval.yaml": ONE_DAY},
-    )
-    output = check_output(settings)
-    assert output.count("evals_app.W002") == 2
-    assert (
-        "AgentV 4.42.4 is too old for this suite's format (`prompts` × `vars`, 2026-07 and "
-        f"later): it needs 5.1.0 or newer — set AGENTV_COMMAND to a newer AgentV. Suites: "
-        f"{workspace.slug} / today.eval.yaml." in output
-    )
-    assert f"Suites: {workspace.slug} / one-day.eval.yaml." in output
-    assert "february.eval.yaml" not in output
-
-
-@pytest.mark.django_db
-def test_check_names_ten_suites_then_how_many_more(tmp_path: Path, settings: Any) -> None:
-    workspace = workspace_with(tmp_path, {f"today-{n:02}.eval.yaml": TODAY for n in range(12)})
-    output = check_output(settings)
-    named = ", ".join(f"{workspace.slug} / today-{n:02}.eval.yaml" for n in range(10))
-    assert f"Suites: {named} and 2 more." in output
-
-
-@pytest.mark.django_db
-def test_check_lists_older_suites_a_newer_agentv_no_longer_reads(
-    tmp_path: Path, settings: Any
-) -> None:
-    workspace = workspace_with(tmp_path, {"today.eval.yaml": TODAY, "old.eval.yaml": EVALCASES})
-    newer_agentv(tmp_path, settings)
-    output = check_output(settings)
-    assert "AgentV 5.3.1 no longer reads this suite's format (`evalcases` lists" in output
-    assert f"Suites: {workspace.slug} / old.eval.yaml." in output
-    assert "today.eval.yaml" not in output
-
-
-@pytest.mark.django_db
-def test_check_says_nothing_of_formats_while_runs_are_off(tmp_path: Path, settings: Any) -> None:
-    workspace_with(tmp_path, {"today.eval.yaml": TODAY})
-    out = StringIO()
-    settings.AGENTV_RUNS_ENABLED = False
-    call_command("check", "--database", "default", stdout=out, stderr=out)
-    assert "W002" not in out.getvalue()
-
-
-@pytest.mark.django_db
-def test_a_run_agentv_cannot_read_is_refused_with_the_reason(tmp_path: Path) -> None:
-    workspace = workspace_with(tmp_path, {"today.eval.yaml": TODAY})
-    case = case_named(workspace, "today")
-    with pytest.raises(RunRefused, match="AgentV 4.42.4 is too old for this suite's format"):
-        start_run(
-            access_of(workspace, Membership.Role.EDITOR),
-            editor_of(workspace),
-            case.suite,
-            [(case, case.document)],
-            "mock",
-        )
-    assert not Run.objects.exists()
+    assert "too old" not in out.getvalue()
+    assert "today.eval.yaml" not in out.getvalue()
 
 
 def editor_client(workspace: Workspace) -> Client:
@@ -192,35 +135,37 @@ def editor_client(workspace: Workspace) -> Client:
 
 
 @pytest.mark.django_db
-def test_the_editor_disables_run_and_says_why(tmp_path: Path) -> None:
+def test_the_editor_runs_todays_format_with_the_pinned_agentv(tmp_path: Path) -> None:
     workspace = workspace_with(tmp_path, {"today.eval.yaml": TODAY})
     case = case_named(workspace, "today")
     url = f"/w/{workspace.slug}/suites/{case.suite.pk}/cases/{case.pk}/"
     html = editor_client(workspace).get(url).content.decode()
-    assert 'hx-swap="outerHTML" disabled aria-describedby="run-format-problem">Run</button>' in html
-    assert (
-        '<p class="muted" id="run-format-problem">Run: AgentV 4.42.4 is too old for this '
-        "suite&#x27;s format (`prompts` × `vars`, 2026-07 and later)"
-    ) in html
+    assert 'hx-swap="outerHTML">Run</button>' in html
+    assert "run-unavailable" not in html
 
 
 @pytest.mark.django_db
-def test_the_suite_page_disables_its_runs_and_says_why(tmp_path: Path, settings: Any) -> None:
+def test_an_unreadable_targets_file_disables_run_before_the_click(
+    tmp_path: Path, settings: Any
+) -> None:
+    workspace = workspace_with(tmp_path, {"old.eval.yaml": EVALCASES})
+    targets = tmp_path / "targets.yaml"
+    targets.write_text("providers: []\n", encoding="utf-8")
+    settings.AGENTV_TARGETS_FILE = str(targets)
+    suite = suite_at(workspace, "old.eval.yaml")
+    reason = run_unavailable(access_of(workspace, Membership.Role.EDITOR), suite)
+    assert reason.startswith(f"AGENTV_TARGETS_FILE {targets}: expected `targets:`")
+    settings.AGENTV_TARGETS_FILE = ""
+    assert run_unavailable(access_of(workspace, Membership.Role.EDITOR), suite) == ""
+
+
+@pytest.mark.django_db
+def test_the_suite_page_runs_an_older_format_with_a_newer_agentv(
+    tmp_path: Path, settings: Any
+) -> None:
     workspace = workspace_with(tmp_path, {"old.eval.yaml": EVALCASES})
     newer_agentv(tmp_path, settings)
     suite = suite_at(workspace, "old.eval.yaml")
     html = editor_client(workspace).get(f"/w/{workspace.slug}/suites/{suite.pk}/").content.decode()
-    disabled = ' disabled aria-describedby="suite-run-format-problem">'
-    assert f'id="run-all"{disabled}Run all 1 case</button>' in html
-    assert f'id="run-selected"{disabled}Run selected</button>' in html
-    assert 'id="suite-run-format-problem">Run: AgentV 5.3.1 no longer reads' in html
-
-
-@pytest.mark.django_db
-def test_the_editor_runs_a_format_the_agentv_reads(tmp_path: Path) -> None:
-    workspace = workspace_with(tmp_path, {"february.eval.yaml": FEBRUARY})
-    case = case_named(workspace, "february")
-    url = f"/w/{workspace.slug}/suites/{case.suite.pk}/cases/{case.pk}/"
-    html = editor_client(workspace).get(url).content.decode()
-    assert 'hx-swap="outerHTML">Run</button>' in html
-    assert "run-format-problem" not in html
+    assert 'id="run-all">Run all 1 case</button>' in html
+    assert "suite-run-unavailable" not in html

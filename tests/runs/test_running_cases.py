@@ -16,8 +16,10 @@ from .conftest import (
     RUBRIC_REASONING,
     JudgeServer,
     access_of,
+    agentv_label,
     case_named,
     editor_of,
+    on_agentv_5,
     workspace_of,
 )
 
@@ -64,7 +66,7 @@ SCRIPT = """\
           - python3
           - -c
           - >-
-            import json; print(json.dumps({"score": 1,
+            import json; print(json.dumps({"score": 1, "pass": True, "reason": "ran",
             "assertions": [{"text": "ran", "passed": True}]}))
 """
 
@@ -101,7 +103,7 @@ def test_a_single_turn_test_gets_the_mock_answer_and_each_grader(tmp_path: Path)
         "passed": False,
         "evidence": "",
     }
-    assert run.agentv_version == "4.42.4"
+    assert f"AgentV {run.agentv_version}" == agentv_label()
     assert run.job.result["summary"] == "0 of 1 tests passed with mock."
 
 
@@ -121,7 +123,9 @@ def test_a_rubric_is_graded_by_the_judge_target_over_http(
     assert result.answers == ["Four."]
     assert result.verdict == RunResult.Verdict.PASS
     rubric, scored = result.graders
-    assert (rubric["type"], rubric["verdict"], rubric["score"]) == ("llm-grader", "pass", 1.0)
+    # AgentV 5 runs the suite as Upgrade writes it: the judge is today's `llm-rubric`.
+    judge_type = "llm-rubric" if on_agentv_5() else "llm-grader"
+    assert (rubric["type"], rubric["verdict"], rubric["score"]) == (judge_type, "pass", 1.0)
     assert rubric["assertions"][0]["text"] == "[rubric-1] Says four"
     # The judge's reasoning for each rubric item, as AgentV parsed it from the HTTP answer.
     assert rubric["assertions"][0]["evidence"] == RUBRIC_REASONING
@@ -155,7 +159,11 @@ def test_a_script_grader_runs_when_commands_are_allowed(tmp_path: Path, settings
     settings.AGENTV_RUNS_ALLOW_COMMANDS = True
     result = only_result(run_of(workspace_of(tmp_path, SCRIPT), "scripted"))
     assert result.verdict == RunResult.Verdict.PASS
-    assert result.graders[0]["assertions"][0]["text"] == "ran"
+    [grader] = result.graders
+    if on_agentv_5():  # a script says `pass`, `score` and `reason` to AgentV 5
+        assert (grader["type"], grader["reasoning"]) == ("script", "ran")
+    else:
+        assert grader["assertions"][0]["text"] == "ran"
 
 
 @pytest.mark.parametrize("role", [Membership.Role.VIEWER, Membership.Role.REVIEWER])
@@ -231,3 +239,27 @@ def test_a_test_agentv_skips_shows_its_reason_verbatim(tmp_path: Path) -> None:
     result = only_result(run_of(workspace_of(tmp_path, skipped), "no-input"))
     assert result.verdict == RunResult.Verdict.SKIPPED
     assert result.error.startswith("Skipping incomplete test: no-input. Missing required fields")
+
+
+def test_an_agentv_removed_after_its_version_was_asked_is_the_same_clear_error(
+    tmp_path: Path, settings: Any
+) -> None:
+    from evals_app.services.runs.agentv_cli import agentv_status, forget_agentv_status
+
+    agentv = tmp_path / "agentv"
+    agentv.write_text(f'#!/bin/sh\nexec {settings.AGENTV_COMMAND} "$@"\n', encoding="utf-8")
+    agentv.chmod(0o755)
+    settings.AGENTV_COMMAND = str(agentv)
+    forget_agentv_status()
+    try:
+        assert agentv_status().usable  # asked once, as a worker does when it starts
+        workspace = workspace_of(tmp_path / "workspace", SINGLE_TURN)
+        agentv.unlink()
+        run = run_of(workspace, "add")
+        assert run.job.state == Job.State.FAILED
+        assert run.job.error == (
+            f"AgentV is not installed: {agentv} was not found (run `make setup`, or set "
+            "AGENTV_COMMAND)."
+        )
+    finally:
+        forget_agentv_status()

@@ -7,6 +7,8 @@ worker").
   records how one ended is waited out and tried again, never fatal.
 - Any other error of its loop ends the process with status 1, under --reload too, where the
   loop runs in a thread of its own: a live process whose loop had died left every job queued.
+- A job queued on this machine wakes it at once, rather than at its next look at the queue
+  (services/jobs/wake.py; docs/jobs.md, "Waking the worker").
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from django_tasks_db.utils import is_locked_database_exception
 from evals_app.models import Job
 from evals_app.services.jobs.leftovers import sweep_leftovers
 from evals_app.services.jobs.locked_database import PAUSE_SECONDS, retried_when_locked
+from evals_app.services.jobs.wake import WakeSocket
 from evals_app.services.jobs.workers import notice_dead_workers
 
 logger = logging.getLogger("django_tasks_db")
@@ -83,9 +86,29 @@ def _guarded(loop: Callable[[], None]) -> None:
         os._exit(1)
 
 
+class _WakingClock:
+    """`time` as db_worker's loop sees it: its sleep between two looks at the queue ends as
+    soon as a job is queued."""
+
+    def __init__(self, wake: WakeSocket) -> None:
+        self.wake = wake
+
+    def sleep(self, seconds: float) -> None:
+        self.wake.wait(seconds)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(time, name)
+
+
 class Command(db_worker.Command):
-    """django-tasks' `db_worker`, with the steady worker above."""
+    """django-tasks' `db_worker`, with the steady worker above, woken when a job is queued."""
 
     def handle(self, *arguments: Any, **options: Any) -> None:
         db_worker.Worker = SteadyWorker  # type: ignore[misc]  # the class its handle() makes
-        super().handle(*arguments, **options)
+        with WakeSocket() as wake:
+            # db_worker sleeps with its module's `time.sleep`: that one sleep is replaced.
+            db_worker.time = _WakingClock(wake)  # type: ignore[assignment]
+            try:
+                super().handle(*arguments, **options)
+            finally:
+                db_worker.time = time

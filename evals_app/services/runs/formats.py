@@ -1,5 +1,6 @@
-"""Which AgentV releases read which format of eval file, and whether an AgentV can run a
-suite's (docs/runs.md, "Which AgentV reads which format")."""
+"""Which AgentV releases read which format of eval file, and whether an AgentV reads a
+suite's as it is (else a run hands it a spelling it reads, `spellings.py`; docs/runs.md, "When
+AgentV cannot read a suite's spelling")."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 
 from ...eval_files.upgrade import TODAY_CASES_KEY, is_older_file
 from ...models import Suite
-from .agentv_cli import agentv_status, version_tuple
+from .agentv_cli import version_tuple
 
 Version = tuple[int, ...]
 UPGRADE = "upgrade the suite (Upgrade to today's format, on the suite page)"
@@ -41,11 +42,6 @@ def eval_format_of(suite: Suite) -> EvalFormat | None:
     if suite.cases_key == TODAY_CASES_KEY and not is_older_file(suite.document, TODAY_CASES_KEY):
         return EVAL_FORMATS["prompts"]
     return EVAL_FORMATS.get(suite.cases_key)
-
-
-def suite_format_problem(suite: Suite) -> str:
-    """Why the configured AgentV cannot run `suite`'s format ("" when it can)."""
-    return format_problem(agentv_status().version, eval_format_of(suite))
 
 
 def format_problem(version: str, eval_format: EvalFormat | None) -> str:

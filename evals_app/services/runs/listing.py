@@ -11,15 +11,18 @@ from django.db.models import Count, Max, Q
 from ...models import Case, Job, Run, RunResult, Suite
 
 PASSED = RunResult.Verdict.PASS
+SKIPPED = RunResult.Verdict.SKIPPED
 
 
 @dataclass(frozen=True)
 class RunSummary:
-    """A finished run's counts, for the suite page."""
+    """A finished run's counts, for the suite page: the tests AgentV skipped are counted
+    apart, never as failures."""
 
     run: Run
     passed: int
     total: int
+    skipped: int = 0
 
     @property
     def pass_rate(self) -> int:
@@ -45,13 +48,15 @@ def last_suite_run(suite: Suite) -> RunSummary | None:
     run = (
         Run.objects.filter(suite=suite, job__state=Job.State.DONE)
         .annotate(
-            passed=Count("results", filter=Q(results__verdict=PASSED)), total=Count("results")
+            passed=Count("results", filter=Q(results__verdict=PASSED)),
+            total=Count("results", filter=~Q(results__verdict=SKIPPED)),
+            skipped=Count("results", filter=Q(results__verdict=SKIPPED)),
         )
         .first()
     )
     if run is None:
         return None
-    return RunSummary(run, run.passed, run.total)
+    return RunSummary(run, run.passed, run.total, run.skipped)
 
 
 def last_results(cases: Iterable[Case]) -> dict[int, RunResult]:

@@ -1,6 +1,7 @@
 """A run's private folder, written from an allow-list: the suite's file holding only the cases
-to run, the files it references inside the workspace, the app's own AgentV config and the
-run's targets file; a home and a temporary folder for AgentV (docs/runs.md, "The run folder").
+to run, the files it references inside the workspace, the app's own AgentV config; a home and
+a temporary folder for AgentV (docs/runs.md, "The run folder"). The targets or providers file
+is the CLI generation's (`generations/`).
 
 The workspace folder is its own repository root (an empty `.git`), so AgentV looks no higher
 for a config, a targets file or `.env`; AgentV's search for custom graders, assertions and
@@ -20,7 +21,6 @@ from ..exports.files import ExportFolder
 from ..exports.suite_texts import suite_file_text
 from ..jobs.running import OperationRefused
 from .references import RunFiles, run_files
-from .targets import write_targets_file
 
 # What the app writes as AgentV's project config when commands are off: no hooks, and the
 # first config AgentV finds, so it reads no other (not even the one in its home).
@@ -67,13 +67,23 @@ def _referring_suite(suite: Suite) -> Suite | None:
     return Suite.objects.filter(workspace=suite.workspace_id, path=suite.referenced_by).first()
 
 
-def write_run_folder(folder: Path, suite: Suite, documents: list[dict[Any, Any]]) -> Path:
+def write_run_folder(
+    folder: Path,
+    suite: Suite,
+    documents: list[dict[Any, Any]],
+    spelling: dict[str, str] | None = None,
+) -> Path:
     """Write everything AgentV reads under `folder`; returns the suite file's path. Raises
-    RunFolderRefused when the sandbox refuses the run."""
+    RunFolderRefused when the sandbox refuses the run. `spelling` holds the texts, by
+    workspace path, that the run hands AgentV instead of the stored ones (the suite's file in
+    a spelling the configured AgentV reads, `spellings.py`): files the sandbox already let in."""
     found = suite_run_files(suite, documents)
     refusal = found.refusal() or foreign_config_above(folder)
     if refusal:
         raise RunFolderRefused(refusal)
+    for path, text in (spelling or {}).items():
+        if path in found.files:
+            found.files[path] = text
     files = ExportFolder(folder / "workspace")
     for path, text in found.files.items():
         files.target(path).write_text(text, encoding="utf-8")
@@ -84,7 +94,6 @@ def write_run_folder(folder: Path, suite: Suite, documents: list[dict[Any, Any]]
         (root / ".agentv" / "config.yaml").write_text(RUN_CONFIG, encoding="utf-8")
     for private in ("home", "tmp"):
         (folder / private).mkdir(mode=0o700, exist_ok=True)
-    write_targets_file(folder)
     referrer = _referring_suite(suite)
     return files.target(suite.path if referrer is None else referrer.path)
 

@@ -12,8 +12,8 @@ from ...models import Case, Job, Run, Suite
 from ...permissions import Capability, WorkspaceAccess
 from ..jobs.queue import cancel_job
 from ..jobs.tasks import run_job_task
+from ..jobs.wake import wake_workers
 from .agentv_cli import agentv_status
-from .formats import suite_format_problem
 from .run_folder import suite_run_files
 from .targets import TargetsFileError, offered_targets
 
@@ -42,6 +42,27 @@ def run_files_problem(suite: Suite, documents: list[dict[str, Any]]) -> str:
     return suite_run_files(suite, documents, writing=False).refusal()
 
 
+def run_unavailable(
+    access: WorkspaceAccess, suite: Suite, documents: list[dict[str, Any]] | None = None
+) -> str:
+    """Why the Run buttons of `suite` (running `documents`, its cases when None) are disabled
+    for this person, said beside them before any click ("" when they can run): the person,
+    the server's settings, AgentV, the operator's targets file, the sandbox. A start refused
+    later is refused for the same reasons."""
+    refusal = run_refusal(access)
+    if refusal:
+        return refusal
+    if suite.read_only and not suite.referenced_by:
+        return f"{suite.path} is a CSV file of cases: run them from the suite that names it."
+    try:
+        offered_targets()
+    except TargetsFileError as error:
+        return str(error)
+    if documents is None:
+        documents = list(suite.cases.values_list("document", flat=True))
+    return run_files_problem(suite, documents)
+
+
 def start_run(
     access: WorkspaceAccess,
     user: User,
@@ -64,9 +85,6 @@ def start_run(
     sandbox_problem = run_files_problem(suite, [document for _, document in cases])
     if sandbox_problem:
         raise RunRefused(sandbox_problem)
-    format_problem = suite_format_problem(suite)
-    if format_problem:
-        raise RunRefused(format_problem)
     try:
         targets = {offered.name: offered for offered in offered_targets()}
     except TargetsFileError as error:
@@ -98,6 +116,8 @@ def start_run(
         )
     task = run_job_task.enqueue(job.pk)
     Job.objects.filter(pk=job.pk).update(task_id=str(task.id))
+    # An idle worker starts it now, not at its next look at the queue.
+    transaction.on_commit(wake_workers)
     run.refresh_from_db()
     return run
 

@@ -1,9 +1,9 @@
-"""The targets a run may use: the operator's targets file, and always a mock (docs/runs.md,
-"Targets")."""
+"""The targets a run may use: the operator's targets file, in AgentV 4's `targets:` format
+whatever AgentV runs (each generation writes it in its own file, `generations/`), and always
+a mock (docs/runs.md, "Targets")."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,6 +68,14 @@ def operator_targets() -> list[dict[str, Any]]:
     return entries
 
 
+def judge_of(target: str) -> str:
+    """The name of `target`'s judge (its `grader_target`), "" when it has none."""
+    for entry in run_targets():
+        if entry["name"] == target:
+            return str(entry.get("grader_target") or entry.get("judge_target") or "")
+    return ""
+
+
 def run_targets() -> list[dict[str, Any]]:
     """Every target a run may use: the operator's, then the mock unless they named one so."""
     entries = operator_targets()
@@ -87,10 +95,3 @@ def offered_targets() -> list[Target]:
         for entry in run_targets()
     ]
     return sorted(targets, key=lambda target: target.name != MOCK_TARGET)
-
-
-def write_targets_file(folder: Path) -> Path:
-    """The run's own targets.yaml (JSON, which YAML reads): the only targets AgentV sees."""
-    path = folder / "targets.yaml"
-    path.write_text(json.dumps({"targets": run_targets()}, indent=2), encoding="utf-8")
-    return path
