@@ -167,5 +167,5 @@ def test_the_suite_page_runs_an_older_format_with_a_newer_agentv(
     newer_agentv(tmp_path, settings)
     suite = suite_at(workspace, "old.eval.yaml")
     html = editor_client(workspace).get(f"/w/{workspace.slug}/suites/{suite.pk}/").content.decode()
-    assert 'id="run-all">Run all 1 case</button>' in html
+    assert '<span id="run-all-label">Run all 1 case</span></button>' in html
     assert "suite-run-unavailable" not in html

@@ -14,12 +14,11 @@ from typing import Any
 import pytest
 
 from evals_app.models import Case, Job, Suite
-from evals_app.services.exports.files import ExportFolder
 from evals_app.services.runs.agentv_cli import agentv_command, agentv_status
-from evals_app.services.runs.commands import commands_in_case
 from evals_app.services.runs.generations import generation_of
+from evals_app.services.runs.run_folder import write_run_folder
 from evals_app.services.runs.spellings import run_spelling
-from evals_app.services.runs.starting import start_run
+from evals_app.services.runs.starting import run_files_problem, start_run
 from evals_app.services.runs.targets import run_targets
 from tests.conftest import REPOSITORY
 from tests.factories import imported_workspace
@@ -47,7 +46,7 @@ Outcome = tuple[str, str, float | None, list[tuple[str, float | None]]]
 def runnable(suite: Suite) -> list[Case]:
     """The suite's cases a run with commands off runs (a `script` grader's case is left out)."""
     cases = suite.cases.order_by("position")
-    return [case for case in cases if not list(commands_in_case(case.document))]
+    return [case for case in cases if not run_files_problem(suite, [case.document])]
 
 
 def cli_outcomes(suite: Suite, folder: Path) -> list[Outcome]:
@@ -57,11 +56,9 @@ def cli_outcomes(suite: Suite, folder: Path) -> list[Outcome]:
     documents = [case.document for case in runnable(suite)]
     files = suite.workspace.file_texts()
     spelling = run_spelling(generation, suite, documents, files)
-    workspace = ExportFolder(folder / "workspace")
-    for path, text in {**files, **spelling.files}.items():
-        workspace.target(path).write_text(text, encoding="utf-8")
-    eval_file = workspace.target(suite.path)
-    eval_file.write_text(spelling.text, encoding="utf-8")
+    eval_file = write_run_folder(
+        folder, suite, documents, {suite.path: spelling.text, **spelling.files}
+    )
     providers = generation.providers_file(folder, run_targets())
     output = folder / "results"
     command = generation.command(agentv_command(), eval_file, providers, "mock", "", output)

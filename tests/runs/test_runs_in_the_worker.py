@@ -20,11 +20,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def run_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Where the worker makes its runs' private folders (TMPDIR)."""
-    folders = tmp_path / "run-folders"
-    folders.mkdir()
-    monkeypatch.setenv("TMPDIR", str(folders))
+def run_folders(tmp_path: Path) -> Path:
+    """Where the worker makes its runs' private folders: the scratch folder of its job files
+    (the `tasks_in_the_database` fixture's)."""
+    folders = tmp_path / "jobs" / "tmp"
+    folders.mkdir(parents=True)
     return folders
 
 
