@@ -77,6 +77,7 @@ def convert(
     consumed: set[str] = set()
     for path, source in found:
         consumed |= source.consumed(path, files) - {path}
+    conversion.skipped = [(path, why) for path, why in conversion.skipped if path not in consumed]
     for path, source in found:
         if path in consumed:
             continue

@@ -3,16 +3,18 @@ expected output and metadata under each tool's own names (docs/imports.md)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .base import TestBuilder, set_var
 from .messages import chat_messages
 
 
-def input_messages(builder: TestBuilder, field: str, value: Any) -> Any:
-    """An input as AgentV's `vars.input`: chat messages as messages (under `messages`, or a
-    list of them); a mapping with one text as that text, the other keys as variables; any
-    other mapping as it is (AgentV sends it as its JSON text)."""
+def input_messages(builder: TestBuilder, field: str, value: Any) -> list[dict[str, Any]]:
+    """An input as AgentV's `vars.input` messages: chat messages as they are (under
+    `messages`, or a list of them); a mapping's keys as variables, and its one text (when it
+    has exactly one) as the user's message; any other value as the user's message (a mapping
+    as its JSON text, as AgentV sends structured content)."""
     if isinstance(value, dict) and isinstance(value.get("messages"), list):
         for key, item in value.items():
             if key != "messages":
@@ -25,13 +27,14 @@ def input_messages(builder: TestBuilder, field: str, value: Any) -> Any:
     ):
         return chat_messages(builder, field, value)
     if isinstance(value, dict):
-        texts = [key for key, item in value.items() if isinstance(item, str)]
-        if len(texts) == 1 and len(value) <= 3:
-            for key, item in value.items():
-                if key != texts[0]:
-                    set_var(builder, key, item)
-            return value[texts[0]]
-    return value
+        for key, item in value.items():
+            set_var(builder, key, item)
+        texts = [item for item in value.values() if isinstance(item, str)]
+        content: Any = texts[0] if len(texts) == 1 else value
+        return [{"role": "user", "content": content}]
+    if isinstance(value, str):
+        return [{"role": "user", "content": value}]
+    return [{"role": "user", "content": json.dumps(value, ensure_ascii=False)}]
 
 
 def expected_value(value: Any) -> Any:
