@@ -26,6 +26,7 @@ class Job(models.Model):
         PUBLISH = "publish", "Publish"
         UPGRADE = "upgrade", "Upgrade a suite"
         RUN = "run", "Run with AgentV"
+        IMPORT_TESTS = "tests", "Import tests from another tool"
 
     class State(models.TextChoices):
         QUEUED = "queued", "Queued"

@@ -13,7 +13,7 @@ from typing import Any
 
 from .base import ImportWarning, Mapped, Reading, Row, SourceError, SourceFiles
 from .langfuse import Langfuse
-from .registry import BY_NAME, DATA_SUFFIXES, SESSION_FORMATS, detect
+from .registry import BY_NAME, DATA_SUFFIXES, FORMAT_NAMES, SESSION_FORMATS, detect
 
 TODAY_PROMPTS = ["{{ input }}"]
 
@@ -69,7 +69,7 @@ def convert(
     suite's) or made twice get a suffix, with a warning. Raises SourceError when a file
     cannot be read, is not in `forced`'s format, or nothing at all is found."""
     if forced is not None and forced not in BY_NAME:
-        names = ", ".join(BY_NAME)
+        names = ", ".join(FORMAT_NAMES)
         raise SourceError(f"unknown format {forced!r}; one of: {names}")
     conversion = Conversion()
     chosen = {path: list(numbers) for path, numbers in (turns or {}).items()}

@@ -31,6 +31,21 @@ SOURCES: tuple[Source, ...] = (
     DeepEval(),
     Promptfoo(),
 )
+# The names `--from` takes, in the order the documentation lists the tools.
+FORMAT_NAMES = (
+    "promptfoo",
+    "openai-evals",
+    "openai-evals-api",
+    "chat-jsonl",
+    "sharegpt",
+    "langsmith",
+    "langfuse",
+    "braintrust",
+    "inspect",
+    "deepeval",
+    "claude-code",
+    "codex",
+)
 BY_NAME: dict[str, Source] = {source.name: source for source in SOURCES}
 # Formats whose files are sessions: a test per chosen user turn (docs/imports.md, "Sessions").
 SESSION_FORMATS = frozenset({"claude-code", "codex"})

@@ -10,6 +10,7 @@ import pytest
 from evals_app.eval_files.reading import read_eval_file
 from evals_app.test_sources.base import SourceFiles
 from evals_app.test_sources.conversion import Conversion, convert, suite_header
+from evals_app.test_sources.registry import BY_NAME, FORMAT_NAMES
 from evals_app.test_sources.suite_text import COMMENT, suite_text
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "imports"
@@ -144,3 +145,7 @@ def test_the_written_suite_reads_back_as_its_tests(folder: str) -> None:
     contents = read_eval_file(suite_text(suite_header(conversion), conversion.tests))
     assert contents.cases == conversion.tests
     assert contents.header["prompts"]
+
+
+def test_every_format_has_its_source_and_its_name() -> None:
+    assert sorted(FORMAT_NAMES) == sorted(BY_NAME)

@@ -13,6 +13,7 @@ from django.db import transaction
 
 from evals_app.models import Workspace
 from evals_app.services.imports.tests_from_tools import (
+    DEFAULT_SUITE,
     TestsImportRefused,
     files_from_paths,
     import_tests,
@@ -22,9 +23,7 @@ from evals_app.services.workspaces.lifecycle import (
     clean_workspace_name,
     unique_slug,
 )
-from evals_app.test_sources.registry import BY_NAME, SESSION_FORMATS
-
-DEFAULT_SUITE = "evals/imported.eval.yaml"
+from evals_app.test_sources.registry import FORMAT_NAMES, SESSION_FORMATS
 
 
 class Command(BaseCommand):
@@ -41,8 +40,8 @@ class Command(BaseCommand):
             "--from",
             dest="source",
             metavar="FORMAT",
-            choices=list(BY_NAME),
-            help=f"the files' format (default: detected): {', '.join(BY_NAME)}",
+            choices=FORMAT_NAMES,
+            help=f"the files' format (default: detected): {', '.join(FORMAT_NAMES)}",
         )
         parser.add_argument(
             "--suite",

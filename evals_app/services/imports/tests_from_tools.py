@@ -36,6 +36,7 @@ from ..workspaces.paths import WorkspacePathError, check_path_free, clean_eval_p
 from .zip_extraction import ZipLimits, ZipRefused, extract_zip
 
 TODAY = "agentv-2026"
+DEFAULT_SUITE = "evals/imported.eval.yaml"
 # Up to this many tests, their summaries are computed as they are written (as a save does);
 # beyond, the worker computes them (services/cases/summaries.py).
 SUMMARIES_INLINE = 500
@@ -135,7 +136,7 @@ def preview_tests(
     turns: Mapping[str, Sequence[int]] | None = None,
 ) -> Conversion:
     """What importing `files` into the suite at `suite_path` would make; writes nothing."""
-    suite = _existing_suite(workspace, _suite_path(suite_path))
+    suite = _existing_suite(workspace, clean_suite_path(suite_path))
     taken = list(suite.cases.values_list("case_id", flat=True)) if suite else []
     return _converted(files, forced, turns, taken)
 
@@ -153,7 +154,7 @@ def import_tests(
     """Map `files` into AgentV tests and write them to the suite at `suite_path` (a new file,
     or the end of an existing suite of today's format), in one transaction. Raises
     TestsImportRefused, having written nothing."""
-    path = _suite_path(suite_path)
+    path = clean_suite_path(suite_path)
     progress(0, 0, "files read")
     with transaction.atomic():
         locked = Workspace.objects.select_for_update().get(pk=workspace.pk)
@@ -202,7 +203,8 @@ def _converted(
         raise TestsImportRefused(str(error)) from None
 
 
-def _suite_path(raw: str) -> str:
+def clean_suite_path(raw: str) -> str:
+    """The suite file's path as stored, or TestsImportRefused saying what is wrong."""
     try:
         return clean_eval_path(raw)
     except WorkspacePathError as error:
@@ -248,8 +250,10 @@ def _new_suite(workspace: Workspace, path: str, conversion: Conversion) -> Suite
 
 
 __all__ = [
+    "DEFAULT_SUITE",
     "TestsImportRefused",
     "TestsImported",
+    "clean_suite_path",
     "files_from_paths",
     "files_from_uploads",
     "import_tests",
