@@ -3,6 +3,7 @@ a source row, the warnings, and the builder of one AgentV test (docs/imports.md)
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -40,9 +41,10 @@ class SourceFiles:
         return posixpath.normpath(posixpath.join(posixpath.dirname(path), name))
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Row:
-    """One record of a source file: its data, its 1-based row, and its line when known."""
+    """One record of a source file: its data, its 1-based row, and its line when known.
+    (Not frozen: a frozen dataclass costs a call per field, and files have many rows.)"""
 
     file: str
     row: int
@@ -128,6 +130,19 @@ class TestBuilder:
     `metadata.imported_unsupported` with a warning naming file, row and field."""
 
     __test__ = False  # not a pytest class, despite its name
+    __slots__ = (
+        "row",
+        "source",
+        "case_id",
+        "description",
+        "asserts",
+        "vars",
+        "metadata",
+        "extra",
+        "unsupported",
+        "warnings",
+        "generated",
+    )
 
     def __init__(self, row: Row, source: str) -> None:
         self.row = row
@@ -191,8 +206,12 @@ class TestBuilder:
 
 def generated_id(path: str, row: int) -> str:
     """A stable id for row `row` of the file at `path`: its name's stem and the row."""
-    stem = posixpath.basename(path).split(".")[0] or "test"
-    return f"{stem}-{row}"
+    return f"{_stem(path)}-{row}"
+
+
+@functools.lru_cache(maxsize=64)
+def _stem(path: str) -> str:
+    return posixpath.basename(path).split(".")[0] or "test"
 
 
 def is_list_of_text(value: Any) -> bool:

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from .base import Mapped, Reading, Row, SourceError, SourceFiles
+from .records import first_lines
 from .sessions import Session, session_reading, session_test
 
 MESSAGE_TYPES = frozenset({"user", "assistant"})
@@ -20,7 +21,7 @@ class ClaudeCode:
     label = "Claude Code session"
 
     def detect(self, path: str, text: str) -> bool:
-        for line in text.splitlines()[:20]:
+        for line in first_lines(text, 20):
             try:
                 event = json.loads(line)
             except ValueError:

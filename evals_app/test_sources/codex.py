@@ -9,6 +9,7 @@ from typing import Any
 
 from .base import Mapped, Reading, Row, SourceError, SourceFiles
 from .messages import parsed_arguments
+from .records import first_lines
 from .sessions import Session, session_reading, session_test
 
 LINE_TYPES = frozenset({"session_meta", "response_item", "turn_context", "event_msg", "compacted"})
@@ -24,7 +25,7 @@ class Codex:
     label = "Codex session"
 
     def detect(self, path: str, text: str) -> bool:
-        for line in text.splitlines()[:5]:
+        for line in first_lines(text, 5):
             try:
                 event = json.loads(line)
             except ValueError:

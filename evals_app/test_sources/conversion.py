@@ -7,6 +7,7 @@ Any file that cannot be read refuses the whole import (SourceError, naming file 
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,8 +72,25 @@ def convert(
     if forced is not None and forced not in BY_NAME:
         names = ", ".join(FORMAT_NAMES)
         raise SourceError(f"unknown format {forced!r}; one of: {names}")
+    # The rows are trees of plain data, freed by reference counting: the cyclic collector
+    # would walk every row made so far again and again (a third of a large import's time).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _convert(files, forced, turns or {}, taken_ids)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _convert(
+    files: SourceFiles,
+    forced: str | None,
+    turns: Mapping[str, Sequence[int]],
+    taken_ids: Collection[str],
+) -> Conversion:
     conversion = Conversion()
-    chosen = {path: list(numbers) for path, numbers in (turns or {}).items()}
+    chosen = {path: list(numbers) for path, numbers in turns.items()}
     found = _formats(files, forced, conversion)
     consumed: set[str] = set()
     for path, source in found:

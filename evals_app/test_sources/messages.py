@@ -30,7 +30,15 @@ def chat_messages(builder: TestBuilder, field: str, messages: Any) -> list[dict[
         builder.keep_unsupported(field, messages, "not a list of chat messages")
         return []
     result = []
-    for index, message in enumerate(messages):
+    index = -1
+    for message in messages:
+        index += 1
+        if type(message) is dict and len(message) == 2:
+            # Already an AgentV message (most rows of a chat dataset): kept as it is.
+            role = message.get("role")
+            if role in ROLES and type(message.get("content")) is str:
+                result.append(message)
+                continue
         where = f"{field}[{index}]"
         if not isinstance(message, dict):
             builder.keep_unsupported(where, message, "not a chat message")

@@ -15,13 +15,26 @@ from .base import Row, SourceError
 MAX_FIELD = 16 * 2**20  # characters of one CSV field (csv's default limit is 128 KiB)
 
 
+def first_lines(text: str, count: int) -> list[str]:
+    """The first `count` lines of `text`, without reading the rest (detection looks at the
+    start of files that may hold a million lines)."""
+    lines = []
+    start = 0
+    while len(lines) < count and start < len(text):
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        lines.append(text[start:end])
+        start = end + 1
+    return lines
+
+
 def first_record(path: str, text: str) -> Any:
     """The first record of a file, for detection; None when it does not read as one."""
     stripped = text.lstrip("\ufeff \t\r\n")
     try:
-        if path.endswith(".jsonl") or (stripped.startswith("{") and "\n{" in stripped):
-            line = stripped.split("\n", 1)[0]
-            return json.loads(line)
+        if path.endswith(".jsonl") or (stripped.startswith("{") and "\n{" in stripped[:4096]):
+            return json.loads(first_lines(stripped, 1)[0])
         if path.endswith(".json") or stripped.startswith(("[", "{")):
             data = json.loads(stripped)
             return data[0] if isinstance(data, list) and data else data
@@ -36,14 +49,17 @@ def json_rows(path: str, text: str) -> list[Row]:
     if stripped.lstrip().startswith("[") or path.endswith(".json"):
         return _json_list(path, stripped)
     rows: list[Row] = []
-    for number, line in enumerate(stripped.splitlines(), start=1):
-        if not line.strip():
+    loads = json.loads
+    number = 0
+    for line in stripped.splitlines():
+        number += 1
+        if not line or line.isspace():
             continue
         try:
-            data = json.loads(line)
+            data = loads(line)
         except ValueError as error:
             raise SourceError(f"not valid JSON: {error}", file=path, line=number) from None
-        if not isinstance(data, dict):
+        if type(data) is not dict:
             raise SourceError("a line must hold a JSON object", file=path, line=number)
         rows.append(Row(path, len(rows) + 1, data, number))
     return rows

@@ -5,9 +5,11 @@ what it holds came from the source and is not run by AgentV (docs/imports.md).""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..eval_files.writing import case_text, eval_file_pieces
+from .conversion import Conversion, suite_header
 
 # At four spaces it is a key of a test's `metadata` (or the header's `default_test.metadata`):
 # text of a block scalar under a test sits deeper.
@@ -44,3 +46,25 @@ def commented(text: str, metadata: Any, *, first_only: bool = False) -> str:
         return f"{indent}{COMMENT.format(fields)}\n{match.group(0)}"
 
     return _UNSUPPORTED_KEY.sub(comment, text, count=1 if first_only else 0)
+
+
+@dataclass(frozen=True)
+class SuiteFile:
+    """A new suite of imported tests: its top level (its `tests` empty: the cases are rows),
+    and its text when the file needs one of its own, None when the app's writer writes it."""
+
+    header: dict[str, Any]
+    text: str | None
+
+
+def suite_file(conversion: Conversion, description: str | None = None) -> SuiteFile:
+    """The new suite holding the conversion's tests. Only a file that keeps something aside
+    needs its own text, for the comments beside it; any other is written by the app's own
+    writer, as a suite made in the app is (docs/imports.md), so nothing is written twice."""
+    header = suite_header(conversion, description)
+    kept_aside = bool(conversion.unsupported) or any(
+        "imported_unsupported" in test["metadata"] for test in conversion.tests
+    )
+    text = suite_text(header, conversion.tests) if kept_aside else None
+    header["tests"] = []
+    return SuiteFile(header, text)

@@ -23,9 +23,9 @@ from ...eval_files.paths import PathError, check_path
 from ...eval_files.reading import read_eval_file
 from ...models import ActivityRecord, Case, Suite, Workspace
 from ...test_sources.base import SourceFiles
-from ...test_sources.conversion import Conversion, convert, suite_header
+from ...test_sources.conversion import Conversion, convert
 from ...test_sources.registry import DATA_SUFFIXES
-from ...test_sources.suite_text import suite_text
+from ...test_sources.suite_text import suite_file
 from ..cases.positions import end_positions, spread_positions
 from ..cases.summaries import refresh_later, set_summary, summary_of
 from ..jobs.progress import Progress, no_progress
@@ -226,27 +226,33 @@ def _check_takes_tests(suite: Suite) -> None:
 
 
 def _new_suite(workspace: Workspace, path: str, conversion: Conversion) -> Suite:
-    """The new suite file holding the tests: its text (with the comments) is what it is read
-    as and written from; it was made here, so it has no base (docs/sync.md)."""
+    """The new suite file holding the tests; with its own text when it keeps something aside
+    (the comments), which it is then read as and written from; it was made here, so it has
+    no base (docs/sync.md)."""
     try:
         check_path_free(workspace, path)
     except WorkspacePathError as error:
         raise TestsImportRefused(f"{path}: {error.message}") from None
-    text = suite_text(suite_header(conversion), conversion.tests)
-    contents = read_eval_file(text)
-    if contents.cases != conversion.tests:  # the comments changed nothing the file says
-        raise TestsImportRefused(f"{path}: the written file does not read back as its tests")
-    suite = Suite.objects.create(
+    new = suite_file(conversion)
+    digest = ""
+    if new.text is not None:
+        contents = read_eval_file(new.text)
+        if contents.cases != conversion.tests:  # the comments changed nothing it says
+            raise TestsImportRefused(f"{path}: the written file does not read back as its tests")
+        digest = documents_digest(contents.header, contents.cases)
+        header = contents.header
+    else:
+        header = new.header
+    return Suite.objects.create(
         workspace=workspace,
         path=path,
-        document=contents.header,
+        document=header,
         cases_key="tests",
-        file_format=contents.format,
+        file_format="yaml",
         profile=profile_named(TODAY).name,
-        source_text=text,
-        source_digest=documents_digest(contents.header, contents.cases),
+        source_text=new.text,
+        source_digest=digest,
     )
-    return suite
 
 
 __all__ = [
