@@ -18,7 +18,7 @@ MAX_FIELD = 16 * 2**20  # characters of one CSV field (csv's default limit is 12
 def first_lines(text: str, count: int) -> list[str]:
     """The first `count` lines of `text`, without reading the rest (detection looks at the
     start of files that may hold a million lines)."""
-    lines = []
+    lines: list[str] = []
     start = 0
     while len(lines) < count and start < len(text):
         end = text.find("\n", start)
