@@ -8,7 +8,8 @@ Any file that cannot be read refuses the whole import (SourceError, naming file 
 from __future__ import annotations
 
 import gc
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,12 +73,19 @@ def convert(
     if forced is not None and forced not in BY_NAME:
         names = ", ".join(FORMAT_NAMES)
         raise SourceError(f"unknown format {forced!r}; one of: {names}")
-    # The rows are trees of plain data, freed by reference counting: the cyclic collector
-    # would walk every row made so far again and again (a third of a large import's time).
+    with plain_data():
+        return _convert(files, forced, turns or {}, taken_ids)
+
+
+@contextmanager
+def plain_data() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building rows of plain data: they hold no
+    cycles (reference counting frees them), and the collector would otherwise walk every row
+    made so far again and again (a third of a large import's time)."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _convert(files, forced, turns or {}, taken_ids)
+        yield
     finally:
         if collecting:
             gc.enable()

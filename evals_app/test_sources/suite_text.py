@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..eval_files.writing import case_text, eval_file_pieces
-from .conversion import Conversion, suite_header
+from .conversion import Conversion, plain_data, suite_header
 
 # At four spaces it is a key of a test's `metadata` (or the header's `default_test.metadata`):
 # text of a block scalar under a test sits deeper.
@@ -61,10 +61,11 @@ def suite_file(conversion: Conversion, description: str | None = None) -> SuiteF
     """The new suite holding the conversion's tests. Only a file that keeps something aside
     needs its own text, for the comments beside it; any other is written by the app's own
     writer, as a suite made in the app is (docs/imports.md), so nothing is written twice."""
-    header = suite_header(conversion, description)
-    kept_aside = bool(conversion.unsupported) or any(
-        "imported_unsupported" in test["metadata"] for test in conversion.tests
-    )
-    text = suite_text(header, conversion.tests) if kept_aside else None
-    header["tests"] = []
-    return SuiteFile(header, text)
+    with plain_data():
+        header = suite_header(conversion, description)
+        kept_aside = bool(conversion.unsupported) or any(
+            "imported_unsupported" in test["metadata"] for test in conversion.tests
+        )
+        text = suite_text(header, conversion.tests) if kept_aside else None
+        header["tests"] = []
+        return SuiteFile(header, text)
