@@ -98,6 +98,11 @@ class SuiteAddress(Schema):
     suite: str = Field(description="The path of the suite in the workspace.")
 
 
+# Optional, so that the caller's role is checked before the files (a request without any is
+# refused for them, 409, once the role allows it).
+FILES = File(None, description="Other tools' files, or a .zip of them (repeatable).")
+
+
 class TestsImportForm(Schema):
     """The fields of a tests import besides its files (multipart/form-data)."""
 
@@ -213,14 +218,15 @@ def queue_import(request: HttpRequest, archive: File[UploadedFile], name: Form[s
 def queue_tests_import(
     request: HttpRequest,
     slug: str,
-    files: File[list[UploadedFile]],
     form: Form[TestsImportForm],
+    files: list[UploadedFile] | None = FILES,
 ) -> Any:
     """Queue importing other tools' tests (`files`, multipart/form-data: promptfoo, OpenAI
     Evals, chat JSONL, ShareGPT, LangSmith, Langfuse, Braintrust, Inspect, DeepEval, Claude
     Code and Codex sessions, or a .zip of them) into the suite `suite` (editors), as the
     command `import_tests` does; the job's result lists the tests made and the warnings."""
     access = access_to(request, slug, Capability.EDIT)
+    files = files or []
     uploads = [(upload.name or "upload", upload, upload.size or 0) for upload in files]
     turns = {upload.name or "upload": form.turn for upload in files} if form.turn else None
     try:

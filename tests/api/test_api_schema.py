@@ -38,6 +38,7 @@ ENDPOINTS = {
     ("post", "/api/v1/workspaces/{slug}/jobs/publish"),
     ("post", "/api/v1/workspaces/{slug}/jobs/upgrade"),
     ("post", "/api/v1/imports"),
+    ("post", "/api/v1/workspaces/{slug}/imports/tests"),
     ("get", "/api/v1/jobs"),
     ("get", "/api/v1/jobs/{job_id}"),
     ("post", "/api/v1/jobs/{job_id}/cancel"),
