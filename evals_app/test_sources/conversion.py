@@ -123,7 +123,23 @@ def _convert(
     _unique_ids(conversion, set(taken_ids))
     if not conversion.tests:
         raise SourceError("no tests were found in the files given")
+    _check_prompts(conversion)
     return conversion
+
+
+def _check_prompts(conversion: Conversion) -> None:
+    """A promptfoo config's own prompts render its tests' variables; the other formats' tests
+    send `vars.input` through today's `{{ input }}`: one suite cannot hold both."""
+    if "prompts" not in conversion.header or conversion.header["prompts"] == TODAY_PROMPTS:
+        return
+    others = sorted({result.format for result in conversion.files} - {"promptfoo"})
+    if others:
+        config = next(result.path for result in conversion.files if result.format == "promptfoo")
+        raise SourceError(
+            f"its prompts render its own variables, while the tests of {', '.join(others)} "
+            "send their input as it is: import them into separate suites",
+            file=config,
+        )
 
 
 def _formats(

@@ -171,14 +171,14 @@ def test_an_older_suite_does_not_take_todays_tests() -> None:
 
 def test_a_folder_of_every_tool_is_imported_each_file_in_its_format(tmp_path: Path) -> None:
     everything = tmp_path / "everything"
-    shutil.copytree(FIXTURES, everything)
+    # promptfoo's config brings its own prompts: its tests go to a suite of their own.
+    shutil.copytree(FIXTURES, everything, ignore=shutil.ignore_patterns("promptfoo"))
     out = StringIO()
     with mock.patch.object(connections, "close_all"):
         call_command("import_tests", str(everything), "--workspace", "All", stdout=out)
     made = re.findall(r"^\S+: ([a-z-]+): \d+ tests?", out.getvalue(), re.MULTILINE)
     formats = set(made)
     assert formats == {
-        "promptfoo",
         "openai-evals",
         "openai-evals-api",
         "chat-jsonl",
@@ -192,3 +192,16 @@ def test_a_folder_of_every_tool_is_imported_each_file_in_its_format(tmp_path: Pa
         "codex",
     }
     assert "skipped: README.md: not a data file" in out.getvalue()
+
+
+def test_a_promptfoo_config_and_other_tools_files_do_not_share_a_suite(tmp_path: Path) -> None:
+    mixed = tmp_path / "mixed"
+    shutil.copytree(FIXTURES / "promptfoo" / "csv-metadata", mixed)
+    shutil.copy(FIXTURES / "chat-jsonl" / "marv.jsonl", mixed)
+    status, _, err = run_import(str(mixed), "--workspace", "Mixed")
+    assert status == 1
+    assert (
+        "error: promptfooconfig.yaml: its prompts render its own variables, while the tests of "
+        "chat-jsonl send their input as it is: import them into separate suites"
+    ) in err
+    assert not Workspace.objects.filter(name="Mixed").exists()

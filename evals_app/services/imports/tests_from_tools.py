@@ -22,7 +22,7 @@ from ...eval_files.faithful_writing import documents_digest
 from ...eval_files.paths import PathError, check_path
 from ...eval_files.reading import read_eval_file
 from ...models import ActivityRecord, Case, Suite, Workspace
-from ...test_sources.base import SourceFiles
+from ...test_sources.base import ImportWarning, SourceFiles
 from ...test_sources.conversion import Conversion, convert
 from ...test_sources.registry import DATA_SUFFIXES
 from ...test_sources.suite_text import suite_file
@@ -163,6 +163,8 @@ def import_tests(
             _check_takes_tests(suite)
         taken = list(suite.cases.values_list("case_id", flat=True)) if suite else []
         conversion = _converted(files, forced, turns, taken)
+        if suite is not None:
+            _note_other_prompts(suite, conversion)
         tests = conversion.tests
         progress(0, len(tests), "tests written")
         if suite is None:
@@ -223,6 +225,16 @@ def _check_takes_tests(suite: Suite) -> None:
             f"{suite.path} is written in an older AgentV format: choose a suite of today's "
             "format (`tests` with `prompts`) or a new file"
         )
+
+
+def _note_other_prompts(suite: Suite, conversion: Conversion) -> None:
+    """Tests added to an existing suite run through its prompts: say so when their source
+    had others (a promptfoo config)."""
+    theirs = conversion.header.get("prompts")
+    if theirs is not None and theirs != suite.document.get("prompts"):
+        message = f"its prompts differ from {suite.path}'s, whose prompts its tests now run through"
+        source = next(result.path for result in conversion.files if result.format == "promptfoo")
+        conversion.warnings.append(ImportWarning(source, "", "prompts", message))
 
 
 def _new_suite(workspace: Workspace, path: str, conversion: Conversion) -> Suite:
