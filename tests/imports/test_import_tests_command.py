@@ -64,6 +64,14 @@ def test_the_suite_keeps_the_text_it_was_written_as_with_its_comments() -> None:
     assert imported.base_document is None  # made here: a sync never takes it for the repository's
 
 
+def test_a_suite_keeping_nothing_aside_is_written_by_the_apps_writer() -> None:
+    chat = FIXTURES / "chat-jsonl" / "marv.jsonl"
+    run_import(str(chat), "--workspace", "Chats", "--suite", "evals/chats.yaml")
+    imported = Suite.objects.get(path="evals/chats.yaml")
+    assert imported.source_text is None  # no comment to keep: exported as any suite made here
+    assert imported.document == {"prompts": ["{{ input }}"], "tests": []}
+
+
 def test_a_session_is_tested_at_the_turn_asked_for() -> None:
     session = FIXTURES / "codex" / "codex_golden.jsonl"
     status, out, _ = run_import(str(session), "--workspace", "Codex", "--turn", "1")
