@@ -164,6 +164,11 @@ def _formats(
                 conversion.skipped.append((path, "not in any format this import reads"))
                 continue
             source = detected
+        if source.name == "claude-code" and "subagents" in path.split("/")[:-1]:
+            # Claude Code keeps a subagent's messages in `<session>/subagents/`: its parent's
+            # session holds the call that started it, so it is no session to test on its own.
+            conversion.skipped.append((path, "a subagent's session (see its parent session)"))
+            continue
         found.append((path, source))
     # A file that others read (a config's tests) is not left out: `convert` skips it there.
     return found
