@@ -213,3 +213,14 @@ def test_a_promptfoo_config_and_other_tools_files_do_not_share_a_suite(tmp_path:
         "chat-jsonl send their input as it is: import them into separate suites"
     ) in err
     assert not Workspace.objects.filter(name="Mixed").exists()
+
+
+def test_two_folders_with_files_of_one_name_are_both_imported(tmp_path: Path) -> None:
+    marv = (FIXTURES / "chat-jsonl" / "marv.jsonl").read_text()
+    first = write_files(tmp_path / "first", {"rows.jsonl": marv})
+    second = write_files(tmp_path / "second", {"rows.jsonl": marv})
+    status, out, _ = run_import(str(first), str(second), "--workspace", "Two")
+    assert status == 0
+    assert "first/rows.jsonl: chat-jsonl: 3 tests" in out
+    assert "second/rows.jsonl: chat-jsonl: 3 tests" in out
+    assert Case.objects.filter(suite__workspace__name="Two").count() == 6

@@ -65,19 +65,23 @@ class TestsImported:
 
 
 def files_from_paths(paths: Sequence[Path]) -> SourceFiles:
-    """The data files of `paths` (files, or folders read whole) by their path relative to
-    what was given: a folder's files under its own name's folder, a file by its name."""
+    """The files of `paths` (files, or folders read whole) by their path relative to what was
+    given: a folder's files under it, a file by its name; with several paths given, each
+    under its own name, so that two folders' files of one name stay apart."""
     texts: dict[str, str] = {}
+    several = len(paths) > 1
     for given in paths:
         if not given.exists():
             raise TestsImportRefused(f"{given}: no such file or folder")
-        if given.is_file():
-            texts[given.name] = _decoded(given, given.name)
-            continue
-        for path in sorted(given.rglob("*")):
-            relative = path.relative_to(given).as_posix()
-            if path.is_file() and ".git" not in path.relative_to(given).parts:
-                texts[relative] = _decoded(path, relative) if path.suffix in _SUFFIXES else ""
+        found = [given] if given.is_file() else sorted(p for p in given.rglob("*") if p.is_file())
+        for path in found:
+            if given.is_dir() and ".git" in path.relative_to(given).parts:
+                continue
+            relative = path.name if given.is_file() else path.relative_to(given).as_posix()
+            key = f"{given.name}/{relative}" if several and given.is_dir() else relative
+            if key in texts:
+                raise TestsImportRefused(f"{path}: a second file named {key}")
+            texts[key] = _decoded(path, key) if path.suffix in _SUFFIXES else ""
     return SourceFiles(texts)
 
 
