@@ -4,7 +4,8 @@ Generates seeded workspaces of both profiles (generate.py), then measures in one
 matching at its worst; for each profile, the YAML parse floor and import and export against it
 (figures named `short_values_…` and `text_heavy_…`); export memory for two sizes; the suite
 page and the editor; preview latency under 20 typists on gunicorn, one worker's throughput; and
-the preview in Chromium. Lines go to stdout as `{"name", "value", "unit", "target", "ok"}`;
+the preview in Chromium; importing other tools' tests. Lines go to stdout as
+`{"name", "value", "unit", "target", "ok"}`;
 progress to stderr. Exit status 1 when a figure misses its target. Everything happens in a
 scratch folder, removed at the end (`--keep`: kept). `--only GROUP` (repeatable) measures only
 those groups of figures, generating and importing only the workspaces they need.
@@ -39,6 +40,7 @@ from .measure_repository import measure_repository
 from .measure_runs import measure_runs
 from .measure_scale import measure_scale
 from .measure_sync import measure_sync
+from .measure_tests_import import measure_tests_import
 from .measure_web import measure_web
 
 
@@ -87,6 +89,7 @@ GROUPS = (
     "list-changes",  # duplicating and deleting a case in a suite of --cases cases
     "runs",  # a test and a suite run with AgentV (docs/runs.md)
     "queue",  # My queue with every case assigned (last: it moves half the cases into review)
+    "tests-import",  # other tools' tests: --cases rows of chat JSONL against json.loads
 )
 WORKSPACE = "bench"
 TEXT_HEAVY_WORKSPACE = "bench-text-heavy"
@@ -225,6 +228,8 @@ def _run(
         figures += measure_runs(environment, folder, sizes.run_suite_cases)
     if "queue" in groups:
         figures += measure_queue(WORKSPACE, sizes.page_requests)
+    if "tests-import" in groups:
+        figures += measure_tests_import(sizes.cases)
     return figures
 
 

@@ -280,3 +280,42 @@ class CaseListForm(PageForm):
         self.is_valid()  # fills `cleaned_data` with the valid fields only
         fields = {name: self.cleaned_data.get(name) or "" for name in self.fields}
         return CaseListing(**{name: value.strip() for name, value in fields.items()})
+
+
+class _MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files in one input (Django's own recipe, "Uploading multiple files")."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", _MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> Any:
+        """Every file cleaned, as a list."""
+        single = super().clean
+        if isinstance(data, list | tuple):
+            return [single(item, initial) for item in data]
+        return [single(data, initial)]
+
+
+class TestsImportForm(PageForm):
+    """Files of another tool's tests (or a .zip of them), their format when it should not be
+    detected, and the suite file they go to (docs/imports.md, "In the browser")."""
+
+    __test__ = False
+    id_prefix = "tests-import"
+
+    uploads = MultipleFileField(label="Files, a folder's files, or a .zip of them")
+    source = forms.ChoiceField(label="Their format", required=False)
+    suite = forms.CharField(
+        label="Suite file (a new path, or one of the suites of today's format)", max_length=1000
+    )
+
+    def __init__(self, *args: Any, formats: Sequence[tuple[str, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        source = self.fields["source"]
+        assert isinstance(source, forms.ChoiceField)
+        source.choices = [("", "Detect it from each file"), *formats]

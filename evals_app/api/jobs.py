@@ -15,6 +15,7 @@ from ninja.files import UploadedFile
 from ..models import Job
 from ..permissions import Capability
 from ..request_numbers import MAX_DATABASE_INTEGER
+from ..services.imports.tests_from_tools import DEFAULT_SUITE
 from ..services.jobs.operations import finished_export
 from ..services.jobs.queue import cancel_job
 from ..services.jobs.requests import (
@@ -22,6 +23,7 @@ from ..services.jobs.requests import (
     ask_check,
     ask_export,
     ask_import,
+    ask_import_tests,
     ask_publish,
     ask_sync,
     ask_upgrade,
@@ -97,6 +99,22 @@ class PublishRequest(Schema):
 
 class SuiteAddress(Schema):
     suite: str = Field(description="The path of the suite in the workspace.")
+
+
+# Optional, so that the caller's role is checked before the files (a request without any is
+# refused for them, 409, once the role allows it).
+FILES = File(None, description="Other tools' files, or a .zip of them (repeatable).")
+
+
+class TestsImportForm(Schema):
+    """The fields of a tests import besides its files (multipart/form-data)."""
+
+    suite: str = Field(DEFAULT_SUITE, description="The suite file to write or add to.")
+    source: str = Field("", alias="from", description="The files' format (default: detected).")
+    turn: list[int] = Field(
+        default_factory=list,
+        description="Sessions: the user turns to test at, from 1 (default: the last answered).",
+    )
 
 
 # What an endpoint that queues a job answers: the job, or why it was not queued.
@@ -254,6 +272,35 @@ def queue_import(request: HttpRequest, archive: File[UploadedFile], name: Form[s
     needs its owner role, as on the import page."""
     try:
         job = ask_import(api_user(request), archive, archive.size or 0, archive.name or "", name)
+    except JobRefused as refusal:
+        return _refused(refusal)
+    return _queued(job)
+
+
+@router.post("/workspaces/{slug}/imports/tests", response=QUEUED)
+def queue_tests_import(
+    request: HttpRequest,
+    slug: str,
+    form: Form[TestsImportForm],
+    files: list[UploadedFile] | None = FILES,
+) -> Any:
+    """Queue importing other tools' tests (`files`, multipart/form-data: promptfoo, OpenAI
+    Evals, chat JSONL, ShareGPT, LangSmith, Langfuse, Braintrust, Inspect, DeepEval, Claude
+    Code and Codex sessions, or a .zip of them) into the suite `suite` (editors), as the
+    command `import_tests` does; the job's result lists the tests made and the warnings."""
+    access = access_to(request, slug, Capability.EDIT)
+    files = files or []
+    uploads = [(upload.name or "upload", upload, upload.size or 0) for upload in files]
+    turns = {upload.name or "upload": form.turn for upload in files} if form.turn else None
+    try:
+        job = ask_import_tests(
+            api_user(request),
+            access.workspace,
+            uploads,
+            form.suite,
+            source=form.source,
+            turns=turns,
+        )
     except JobRefused as refusal:
         return _refused(refusal)
     return _queued(job)

@@ -27,6 +27,7 @@ class Job(models.Model):
         UPGRADE = "upgrade", "Upgrade a suite"
         RUN = "run", "Run with AgentV"
         LINK = "link", "Link a repository"
+        IMPORT_TESTS = "tests", "Import tests from another tool"
 
     class State(models.TextChoices):
         QUEUED = "queued", "Queued"

@@ -40,6 +40,7 @@ ENDPOINTS = {
     ("post", "/api/v1/workspaces/{slug}/jobs/link"),
     ("post", "/api/v1/workspaces/{slug}/jobs/link/confirm"),
     ("post", "/api/v1/imports"),
+    ("post", "/api/v1/workspaces/{slug}/imports/tests"),
     ("get", "/api/v1/jobs"),
     ("get", "/api/v1/jobs/{job_id}"),
     ("post", "/api/v1/jobs/{job_id}/cancel"),

@@ -170,6 +170,8 @@ ENDPOINTS = [
     ),
     Endpoint("case_restore", "post", Capability.EDIT),
     Endpoint("suite_create", "post", Capability.EDIT, lambda w: {"path": "evals/new.yaml"}),
+    Endpoint("tests_import", "get", Capability.EDIT),
+    Endpoint("tests_import", "post", Capability.EDIT, lambda w: {"action": "preview"}),
     Endpoint("case_create", "post", Capability.EDIT, lambda w: {"case_id": "third"}),
     Endpoint("case_duplicate", "post", Capability.EDIT),
     Endpoint("case_move", "post", Capability.EDIT, lambda w: {"direction": "down"}),
@@ -421,6 +423,8 @@ API_ENDPOINTS = [
         "/workspaces/team/jobs/upgrade?suite=evals/suite.yaml",
         Capability.EDIT,
     ),
+    # Without files: refused for the missing files (409) once the role is checked.
+    ApiEndpoint("queue_tests_import", "post", "/workspaces/team/imports/tests", Capability.EDIT),
 ]
 API_IDS = [f"{e.method} {e.name} ({e.needs})" for e in API_ENDPOINTS]
 

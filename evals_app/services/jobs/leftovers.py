@@ -6,7 +6,8 @@ Everything lives under AGENTV_JOB_FILES_DIR, named so that a sweep removes only 
 - `tmp/job-ID-WHAT-*`: a running job's scratch (an export being written, a run's folder, an
   unpacked .zip, a link's preview clone), removed by the job itself when it ends, by the
   marking of a killed job, and by a worker that starts (for any job not running);
-- `uploads/NAME.zip`: a .zip waiting for its import job; removed when the import ends, when
+- `uploads/NAME.zip`: an upload waiting for its import job (a .zip, or a file of other tools'
+  tests); removed when the import ends, when
   the job is cancelled or marked failed, and by a worker that starts (when no queued or running
   job names it and it is older than UPLOAD_GRACE);
 - `uploads/NAME.zip.partial`: an upload still being copied there; removed by a worker that
@@ -22,6 +23,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 
@@ -30,6 +32,7 @@ from ...models import Job
 UPLOAD_GRACE_SECONDS = 600  # an upload younger than this may still be on its way to its job
 _SCRATCH = re.compile(r"^job-(?P<pk>[0-9]{1,18})-")
 _EXPORT = re.compile(r"^(?P<pk>[0-9]{1,18})\.partial$")
+_UPLOAD = re.compile(r"^[0-9a-f]{32}\.zip$")  # what queue.keep_upload names an upload
 UNFINISHED = (Job.State.QUEUED, Job.State.RUNNING)
 
 
@@ -53,9 +56,19 @@ def remove_leftovers(job: Job) -> None:
     for path in (root / "tmp").glob(f"job-{job.pk}-*"):
         _remove(path)
     (root / "exports" / f"{job.pk}.partial").unlink(missing_ok=True)
-    upload = job.arguments.get("upload") if job.kind == Job.Kind.IMPORT else None
-    if isinstance(upload, str) and re.fullmatch(r"[0-9a-f]{32}\.zip", upload):
+    for upload in uploads_of(job.kind, job.arguments):
         (root / "uploads" / upload).unlink(missing_ok=True)
+
+
+def uploads_of(kind: str, arguments: dict[str, Any]) -> list[str]:
+    """The uploads a job of `kind` with `arguments` imports (their names in `uploads/`)."""
+    if kind == Job.Kind.IMPORT:
+        names = [arguments.get("upload")]
+    elif kind == Job.Kind.IMPORT_TESTS:
+        names = [entry[1] for entry in arguments.get("files") or [] if len(entry) == 2]
+    else:
+        return []
+    return [name for name in names if isinstance(name, str) and _UPLOAD.match(name)]
 
 
 def sweep_leftovers(now: float | None = None) -> list[Path]:
@@ -70,8 +83,10 @@ def sweep_leftovers(now: float | None = None) -> list[Path]:
             found = pattern.match(path.name)
             if found is not None and int(found["pk"]) not in running:
                 removed.append(_remove(path))
-    imports = Job.objects.filter(kind=Job.Kind.IMPORT, state__in=UNFINISHED)
-    waiting = {arguments.get("upload") for arguments in imports.values_list("arguments", flat=True)}
+    imports = Job.objects.filter(
+        kind__in=(Job.Kind.IMPORT, Job.Kind.IMPORT_TESTS), state__in=UNFINISHED
+    ).values_list("kind", "arguments")
+    waiting = {name for kind, arguments in imports for name in uploads_of(kind, arguments)}
     for path in _entries(root / "uploads"):
         if not path.name.endswith((".zip", ".zip.partial")) or path.name in waiting:
             continue

@@ -18,7 +18,8 @@ from ..cases.search_index import update_planner_statistics
 from ..exports.exporting import export_workspace
 from ..imports.folders import ImportFailed
 from ..imports.reimport_report import reimport_counts
-from ..imports.zip_import import ZipImportFailed, import_zip
+from ..imports.tests_from_tools import TestsImportRefused, files_from_uploads, import_tests
+from ..imports.zip_import import ZipImportFailed, import_zip, zip_limits
 from ..repository.credentials import CredentialError
 from ..repository.git import GitError
 from ..repository.killed_publish import killed_publish_report
@@ -105,6 +106,47 @@ def import_archive(job: Job, progress: Progress) -> dict[str, Any]:
         lines += [f"Conflict: {conflict}" for conflict in counts.conflicts]
     lines += [f"Skipped {path}: {why}" for path, why in summary.skipped] + summary.warnings
     return _result(text, [("Open the workspace", workspace.get_absolute_url())], lines)
+
+
+def import_tests_of_tools(job: Job, progress: Progress) -> dict[str, Any]:
+    """Import the uploaded files of other tools' tests into the suite the job names, then
+    remove the uploads (docs/imports.md)."""
+    workspace = job.workspace
+    assert workspace is not None
+    kept = [(name, job_files() / "uploads" / stored) for name, stored in job.arguments["files"]]
+    try:
+        opened = [(name, path.open("rb")) for name, path in kept]
+        try:
+            files = files_from_uploads(opened, zip_limits())
+        finally:
+            for _, upload in opened:
+                upload.close()
+        imported = import_tests(
+            workspace,
+            files,
+            job.arguments["suite"],
+            forced=job.arguments.get("source") or None,
+            turns=job.arguments.get("turns") or None,
+            actor=job.requested_by,
+            progress=progress,
+        )
+    except TestsImportRefused as refusal:
+        raise OperationRefused(f"Nothing was imported: {refusal.message}") from None
+    finally:
+        for _, path in kept:
+            path.unlink(missing_ok=True)
+    conversion = imported.conversion
+    count = len(conversion.tests)
+    verb = "into a new suite" if imported.created else "at the end of"
+    text = f"Imported {_plural(count, 'test')} {verb} {imported.suite.path}."
+    lines = [
+        f"{result.path}: {result.format}: {_plural(len(result.tests), 'test')}"
+        for result in conversion.files
+    ]
+    lines += [f"Warning: {warning}" for warning in conversion.all_warnings]
+    lines += [f"Skipped {path}: {why}" for path, why in conversion.skipped]
+    suite_page = reverse("suite_detail", args=[workspace.slug, imported.suite.pk])
+    return _result(text, [("Open the suite", suite_page)], lines)
 
 
 def export_archive(job: Job, progress: Progress) -> dict[str, Any]:
@@ -240,6 +282,7 @@ OPERATIONS: dict[str, Operation] = {
     Job.Kind.UPGRADE: upgrade,
     Job.Kind.RUN: run_cases,
     Job.Kind.LINK: link_repository,
+    Job.Kind.IMPORT_TESTS: import_tests_of_tools,
 }
 
 # What a job whose worker was killed says landed, when the kind can tell (workers.py).

@@ -4,6 +4,7 @@ workspace role each entry point requires)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import PurePath
 from typing import IO
 
@@ -11,6 +12,8 @@ from django.contrib.auth.models import User
 
 from ...models import Case, Job, ReviewStatus, Suite, Workspace
 from ...permissions import blind_workspaces
+from ...test_sources.registry import BY_NAME, FORMAT_NAMES
+from ..imports.tests_from_tools import TestsImportRefused, clean_suite_path
 from ..imports.zip_import import zip_limits
 from .queue import keep_upload, start_job
 
@@ -100,4 +103,41 @@ def ask_import(user: User, archive: IO[bytes], size: int, file_name: str, name: 
         upload=keep_upload(archive),
         name=name,
         fallback_name=PurePath(file_name).stem or "Imported workspace",
+    )
+
+
+def ask_import_tests(
+    user: User,
+    workspace: Workspace,
+    uploads: Sequence[tuple[str, IO[bytes], int]],
+    suite_path: str,
+    *,
+    source: str = "",
+    turns: Mapping[str, Sequence[int]] | None = None,
+) -> Job:
+    """Queue importing the tests of other tools in the uploaded files (`(name, file, size)`;
+    a .zip is unpacked by the worker) into the suite at `suite_path` (docs/imports.md);
+    refused with no file, an unknown format, a malformed path, or more than the upload limit."""
+    if not uploads:
+        raise JobRefused("Choose the files to import (or a .zip of them).")
+    if source and source not in BY_NAME:
+        raise JobRefused(f"Unknown format {source!r}; one of: {', '.join(FORMAT_NAMES)}.")
+    try:
+        path = clean_suite_path(suite_path)
+    except TestsImportRefused as refusal:
+        raise JobRefused(refusal.message) from None
+    limit = zip_limits().compressed_bytes
+    size = sum(size for _, _, size in uploads)
+    if size > limit:
+        raise JobRefused(f"The files are {size:,} bytes; the limit is {limit:,}.")
+    kept = [[PurePath(name).name, keep_upload(upload)] for name, upload, _ in uploads]
+    chosen = {name: [int(n) for n in numbers] for name, numbers in (turns or {}).items()}
+    return start_job(
+        Job.Kind.IMPORT_TESTS,
+        user,
+        workspace,
+        files=kept,
+        suite=path,
+        source=source,
+        turns=chosen,
     )

@@ -1,0 +1,45 @@
+"""Any row of chat JSONL survives the import: the written AgentV file, read again, holds the same
+conversation (the input, then the answer as the expected output), in the same order."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from evals_app.eval_files.reading import read_eval_file
+from evals_app.test_sources.base import SourceFiles
+from evals_app.test_sources.conversion import convert, suite_header
+from evals_app.test_sources.suite_text import suite_text
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+MESSAGE = st.fixed_dictionaries(
+    {"role": st.sampled_from(["system", "user", "assistant", "tool"]), "content": TEXT},
+    optional={"name": st.sampled_from(["example_user", "example_assistant"])},
+)
+ROW = st.lists(MESSAGE, min_size=1, max_size=6).map(lambda messages: {"messages": messages})
+
+
+def conversation(test: dict[str, Any]) -> list[dict[str, Any]]:
+    """The messages of a test: its input, then its expected output as the answer."""
+    messages = list(test["vars"]["input"])
+    answer = test["vars"].get("expected_output")
+    if isinstance(answer, str):
+        messages.append({"role": "assistant", "content": answer})
+    elif isinstance(answer, list):
+        messages += answer
+    return messages
+
+
+@given(st.lists(ROW, min_size=1, max_size=5))
+def test_random_chat_rows_survive_import_unchanged(rows: list[dict[str, Any]]) -> None:
+    text = "".join(json.dumps(row) + "\n" for row in rows)
+    conversion = convert(SourceFiles({"rows.jsonl": text}))
+    written = suite_text(suite_header(conversion), conversion.tests)
+    read_back = read_eval_file(written).cases
+    assert [conversation(test) for test in read_back] == [row["messages"] for row in rows]
+    assert [test["metadata"]["source"]["line"] for test in read_back] == list(
+        range(1, len(rows) + 1)
+    )
