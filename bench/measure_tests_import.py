@@ -61,9 +61,9 @@ def chat_rows(rows: int, seed: int = 1) -> str:
 
 def measure_tests_import(rows: int) -> list[Figure]:
     """The import's time over `json.loads` of every line (fastest of RUNS each)."""
-    from evals_app.test_sources.base import SourceFiles
-    from evals_app.test_sources.conversion import convert, plain_data
-    from evals_app.test_sources.suite_text import suite_file
+    from evals_app.other_tools.base import SourceFiles
+    from evals_app.other_tools.conversion import convert, plain_data
+    from evals_app.other_tools.suite_text import suite_file
 
     progress(f"importing {rows:,} rows of chat JSONL")
     text = chat_rows(rows)

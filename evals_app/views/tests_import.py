@@ -12,6 +12,8 @@ from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
 from ..forms import TestsImportForm
+from ..other_tools.preview import preview_rows, session_turns
+from ..other_tools.registry import BY_NAME, FORMAT_NAMES
 from ..permissions import Capability, WorkspaceAccess, signed_in_user, workspace_access
 from ..services.imports.tests_from_tools import (
     DEFAULT_SUITE,
@@ -21,8 +23,6 @@ from ..services.imports.tests_from_tools import (
 )
 from ..services.imports.zip_import import zip_limits
 from ..services.jobs.requests import JobRefused, ask_import_tests
-from ..test_sources.preview import preview_rows, session_turns
-from ..test_sources.registry import BY_NAME, FORMAT_NAMES
 from .htmx_request import HtmxHttpRequest
 
 PAGE = "evals/tests_import.html"

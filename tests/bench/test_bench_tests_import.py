@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from bench.measure_tests_import import TARGET_RATIO, chat_rows, measure_tests_import
-from evals_app.test_sources.base import SourceFiles
-from evals_app.test_sources.conversion import convert
+from evals_app.other_tools.base import SourceFiles
+from evals_app.other_tools.conversion import convert
 
 
 def test_the_generated_rows_are_chat_lines_each_a_test() -> None:

@@ -142,6 +142,12 @@ BAD_INPUT = [
         "data.jsonl:2: not valid JSON",
         id="a-line-that-is-not-json",
     ),
+    pytest.param(
+        {"data.jsonl": '{"messages": [{"role": "user", "content": "h\\u0000i"}]}\n'},
+        [],
+        "data.jsonl:1: vars.input[0].content: text cannot hold NUL characters",
+        id="nul-in-a-text",
+    ),
 ]
 
 

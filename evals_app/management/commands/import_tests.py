@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from evals_app.models import Workspace
+from evals_app.other_tools.registry import FORMAT_NAMES, SESSION_FORMATS
 from evals_app.services.imports.tests_from_tools import (
     DEFAULT_SUITE,
     TestsImportRefused,
@@ -23,7 +24,6 @@ from evals_app.services.workspaces.lifecycle import (
     clean_workspace_name,
     unique_slug,
 )
-from evals_app.test_sources.registry import FORMAT_NAMES, SESSION_FORMATS
 
 
 class Command(BaseCommand):

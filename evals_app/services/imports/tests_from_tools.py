@@ -1,5 +1,5 @@
 """Importing tests from other tools into a workspace's suite (docs/imports.md): the files are read
-and mapped by the pure `test_sources` package; this writes the tests, all or nothing, into a
+and mapped by the pure `other_tools` package; this writes the tests, all or nothing, into a
 new suite file (its text, with its comments, is what the file is written from) or at the end
 of an existing suite of today's format.
 
@@ -22,10 +22,10 @@ from ...eval_files.faithful_writing import documents_digest
 from ...eval_files.paths import PathError, check_path
 from ...eval_files.reading import read_eval_file
 from ...models import ActivityRecord, Case, Suite, Workspace
-from ...test_sources.base import ImportWarning, SourceFiles
-from ...test_sources.conversion import Conversion, convert
-from ...test_sources.registry import DATA_SUFFIXES
-from ...test_sources.suite_text import suite_file
+from ...other_tools.base import ImportWarning, SourceFiles
+from ...other_tools.conversion import Conversion, convert
+from ...other_tools.registry import DATA_SUFFIXES
+from ...other_tools.suite_text import suite_file
 from ..cases.positions import end_positions, spread_positions
 from ..cases.summaries import refresh_later, set_summary, summary_of
 from ..jobs.progress import Progress, no_progress

@@ -11,8 +11,8 @@ from typing import IO
 from django.contrib.auth.models import User
 
 from ...models import Case, Job, ReviewStatus, Suite, Workspace
+from ...other_tools.registry import BY_NAME, FORMAT_NAMES
 from ...permissions import blind_workspaces
-from ...test_sources.registry import BY_NAME, FORMAT_NAMES
 from ..imports.tests_from_tools import TestsImportRefused, clean_suite_path
 from ..imports.zip_import import zip_limits
 from .queue import keep_upload, start_job

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..eval_files.errors import EvalFileError
-from ..eval_files.reading import case_id_problem
+from ..eval_files.reading import NUL_REFUSED, case_id_problem, nul_field
 
 # What a test without its own grading is checked with when the source gives a reference
 # answer: AgentV reads `vars.expected_output` only through an assertion, and skips a test that
@@ -180,7 +180,8 @@ class TestBuilder:
         self.generated = True
 
     def build(self) -> Mapped:
-        """The test, its warnings and whether its id was generated."""
+        """The test, its warnings and whether its id was generated; refused when a text of it
+        holds NUL, which no AgentV file and no database column holds."""
         test: dict[str, Any] = {"id": self.case_id}
         if self.description:
             test["description"] = self.description
@@ -201,6 +202,14 @@ class TestBuilder:
         if self.unsupported:
             metadata["imported_unsupported"] = self.unsupported
         test["metadata"] = metadata
+        held = nul_field(test)
+        if held is not None:
+            raise SourceError(
+                NUL_REFUSED if self.row.line is not None else f"{self.row.where}: {NUL_REFUSED}",
+                file=self.row.file,
+                line=self.row.line,
+                field=held,
+            )
         return Mapped(test, self.warnings, self.row, self.generated)
 
 

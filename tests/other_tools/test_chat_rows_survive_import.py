@@ -10,11 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evals_app.eval_files.reading import read_eval_file
-from evals_app.test_sources.base import SourceFiles
-from evals_app.test_sources.conversion import convert, suite_header
-from evals_app.test_sources.suite_text import suite_text
+from evals_app.other_tools.base import SourceFiles
+from evals_app.other_tools.conversion import convert, suite_header
+from evals_app.other_tools.suite_text import suite_text
 
-TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+# NUL is refused, as in every imported text (tests/imports/test_import_tests_command.py).
+TEXT = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40
+)
 MESSAGE = st.fixed_dictionaries(
     {"role": st.sampled_from(["system", "user", "assistant", "tool"]), "content": TEXT},
     optional={"name": st.sampled_from(["example_user", "example_assistant"])},

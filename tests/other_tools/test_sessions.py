@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from evals_app.test_sources.base import SourceFiles
-from evals_app.test_sources.conversion import convert
+from evals_app.other_tools.base import SourceFiles
+from evals_app.other_tools.conversion import convert
 
 
 def line(kind: str, content: Any, **more: Any) -> str:

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from evals_app.eval_files.reading import read_eval_file
-from evals_app.test_sources.base import SourceFiles
-from evals_app.test_sources.conversion import Conversion, convert, suite_header
-from evals_app.test_sources.registry import BY_NAME, FORMAT_NAMES
-from evals_app.test_sources.suite_text import COMMENT, suite_text
+from evals_app.other_tools.base import SourceFiles
+from evals_app.other_tools.conversion import Conversion, convert, suite_header
+from evals_app.other_tools.registry import BY_NAME, FORMAT_NAMES
+from evals_app.other_tools.suite_text import COMMENT, suite_text
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "imports"
 
