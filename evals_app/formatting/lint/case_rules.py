@@ -199,18 +199,20 @@ def _variables(case: LintCase) -> Iterator[Finding]:
         for name in _template_names([text]):
             places.append(_Place(name, field))
     reported: set[tuple[str, str]] = set()
-    for name, field, section, turn in places:
-        used.add(name)
-        if name in case.variables or (name, field) in reported:
+    for place in places:
+        used.add(place.name)
+        if place.name in case.variables or (place.name, place.field) in reported:
             continue
-        reported.add((name, field))
-        where = turn_name(section, turn) if section is not None and turn is not None else field
+        reported.add((place.name, place.field))
+        where = place.field
+        if place.section is not None and place.turn is not None:
+            where = turn_name(place.section, place.turn)
         yield finding(
             "undefined-variable",
-            f"`{{{{ {name} }}}}` in {where} is not defined in vars: it renders empty.",
-            field=field,
-            section=section,
-            turn=turn,
+            f"`{{{{ {place.name} }}}}` in {where} is not defined in vars: it renders empty.",
+            field=place.field,
+            section=place.section,
+            turn=place.turn,
         )
     for name in case.own_variables:
         if name not in used:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ...eval_files.dialects import Profile
+from ...formatting.lint import RoleOrder
 from ...formatting.profile_2025.formatter import Mode
 from ...formatting.workspace_files import FileSource
 
@@ -76,6 +77,8 @@ class SuiteProfile(Protocol):
     # Whether a case runs once per prompt and list value, each run its own formatted test
     # (the editor offers variables, asserts and turns; the settings page lists the runs).
     expands_tests: bool
+    # The order of roles the conversation linter checks (docs/user-guide.md, "Lint rules").
+    role_order: RoleOrder
     # The spellings of the list of cases a file gets this profile by, when first read.
     cases_keys: tuple[str, ...]
 

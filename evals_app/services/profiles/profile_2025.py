@@ -9,6 +9,7 @@ from ...eval_files.case_parts import CaseParts, case_input, file_evaluators, spl
 from ...eval_files.dialects import EVAL_SCHEMA, PROFILE_LABELS, Profile
 from ...eval_files.errors import EvalFileError
 from ...eval_files.reading import read_case
+from ...formatting.lint import RoleOrder
 from ...formatting.profile_2025.formatter import FormattedCase, Mode, format_case
 from ...formatting.toon import encode_turns
 from ...formatting.workspace_files import FileSource, resolve_file
@@ -27,6 +28,8 @@ class Profile2025:
     word = "2025"
     label = PROFILE_LABELS[name]
     expands_tests = False
+    # A system turn after the first other turn goes to the model as an assistant turn.
+    role_order = RoleOrder(later_system="an assistant turn that begins with @[System]:")
     cases_keys: tuple[str, ...] = ("evalcases", "eval_cases", "cases")
 
     def new_suite(self) -> NewSuite:

@@ -10,6 +10,7 @@ from ...eval_files.case_parts import CaseParts
 from ...eval_files.dialects import PROFILE_LABELS, Profile
 from ...eval_files.merge_keys import merged
 from ...eval_files.upgrade import is_older_file
+from ...formatting.lint import RoleOrder
 from ...formatting.profile_2025.formatter import Mode
 from ...formatting.profile_2026 import FormattedTest, format_tests_2026
 from ...formatting.toon import encode_turns
@@ -29,6 +30,8 @@ class Profile2026:
     word = "2026"
     label = PROFILE_LABELS[name]
     expands_tests = True
+    # A system turn after the first other turn goes to the model as an assistant turn.
+    role_order = RoleOrder(later_system="an assistant turn that begins with @[System]:")
     cases_keys: tuple[str, ...] = ("tests",)
 
     def new_suite(self) -> NewSuite:

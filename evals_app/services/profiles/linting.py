@@ -1,0 +1,164 @@
+"""What the linter reads of a stored or unsaved case of a suite (docs/user-guide.md, "Lint
+rules"): the case's messages, grading, variables and files, as its profile reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ...eval_files.case_parts import OTHER_GRADING_KEYS, split_case
+from ...eval_files.errors import EvalFileError
+from ...eval_files.merge_keys import merged
+from ...formatting.lint import LintCase
+from ...formatting.lint.case_rules import template_strings
+from ...formatting.profile_2026.expansion import (
+    FILE_PROTOCOL,
+    RENDERED_FIELDS,
+    TURN_FIELDS,
+    merged_variables,
+    prompt_entries,
+)
+from ...formatting.workspace_files import FileSource
+from . import profile_of
+
+if TYPE_CHECKING:
+    from ...models import Suite
+    from .workspace_formatter import WorkspaceFormatter
+
+# The keys of a rubric item that hold its text (2025's `rubrics`, a criterion's spellings).
+_RUBRIC_TEXT_KEYS = ("outcome", "criteria", "expected_outcome", "description", "value")
+# The fields a template pass renders that the linter reads as messages, not as templates.
+_MESSAGE_FIELDS = ("id", "input", "expected_output")
+
+
+def lint_subject(
+    formatter: WorkspaceFormatter,
+    suite: Suite,
+    document: Any,
+    *,
+    question: str = "",
+    files: FileSource | None = None,
+) -> LintCase | None:
+    """The case `document` of `suite` as the linter reads it; None when it cannot be taken
+    apart (formatting reports why). `files` resolve its attachments (None: not checked)."""
+    if not isinstance(document, dict):
+        return None
+    try:
+        parts = split_case(document)
+    except EvalFileError:
+        return None
+    profile = profile_of(suite)
+    document = merged(document)
+    header = formatter.file_header(suite)
+    evaluators = formatter.case_input(parts, suite).evaluators
+    variables: frozenset[str] | None = None
+    own: tuple[str, ...] = ()
+    templates: list[tuple[str, str]] = []
+    if profile.expands_tests:
+        variables, own, templates = _templates(document, header)
+    return LintCase(
+        case_id=parts.case_id,
+        input_messages=tuple(parts.input_messages),
+        expected_messages=tuple(parts.expected_messages),
+        graded=_graded(parts.outcome, evaluators, document, header),
+        rubrics=tuple(_rubrics(parts.spelling.outcome_key, document)),
+        variables=variables,
+        own_variables=own,
+        templates=tuple(templates),
+        metadata=document.get("metadata"),
+        question=question,
+        eval_path=suite.path,
+        attachments=tuple(_input_files(document)),
+        files=files,
+        role_order=profile.role_order,
+    )
+
+
+def _templates(
+    document: dict[Any, Any], header: dict[Any, Any]
+) -> tuple[frozenset[str], tuple[str, ...], list[tuple[str, str]]]:
+    """The names templates may use, the case's own variables (empty when a prompt file may use
+    them unseen) and the texts rendered besides the messages, by field."""
+    names = set(map(str, merged_variables(document, header) or {}))
+    own_value = document.get("vars")
+    own = tuple(map(str, own_value)) if isinstance(own_value, dict) else ()
+    templates: list[tuple[str, str]] = []
+    for name in RENDERED_FIELDS:
+        if name not in _MESSAGE_FIELDS and name in document:
+            templates.extend((name, text) for text in template_strings(document[name]))
+    turns = document.get("turns")
+    for index, turn in enumerate(turns if isinstance(turns, list) else ()):
+        if isinstance(turn, dict):
+            for name in TURN_FIELDS:
+                field = f"turns[{index}].{name}"
+                templates.extend((field, text) for text in template_strings(turn.get(name)))
+    prompts = header.get("prompts")
+    if prompts is not None:
+        names.add("input")  # a test's input is the prompts' variable `input` (AgentV's rule)
+        for index, entry in enumerate(prompt_entries(prompts)):
+            texts = template_strings(entry)
+            if any(text.startswith(FILE_PROTOCOL) for text in texts) or (
+                isinstance(entry, dict) and "file" in entry
+            ):
+                own = ()  # a prompt file may use any variable
+            templates.extend((f"prompts[{index}]", text) for text in texts)
+    return frozenset(names), own, templates
+
+
+def _graded(outcome: Any, evaluators: Any, document: dict[Any, Any], header: Any) -> bool:
+    """Whether anything grades the case: an outcome or criteria, evaluators (its own or its
+    file's), rubrics or asserts (its own, its turns' or, unless it skips them, its suite's)."""
+    if isinstance(outcome, str) and outcome.strip():
+        return True
+    if evaluators or any(document.get(key) for key in OTHER_GRADING_KEYS):
+        return True
+    turns = document.get("turns")
+    if isinstance(turns, list) and any(isinstance(t, dict) and t.get("assert") for t in turns):
+        return True
+    execution = document.get("execution")
+    if isinstance(execution, dict) and execution.get("skip_defaults") is True:
+        return False
+    default_test = header.get("default_test") if isinstance(header, dict) else None
+    return bool(
+        isinstance(header, dict)
+        and (
+            header.get("assert") or (isinstance(default_test, dict) and default_test.get("assert"))
+        )
+    )
+
+
+def _rubrics(outcome_key: str, document: dict[Any, Any]) -> list[tuple[str, str]]:
+    """The texts a judge grades the case against, each with its field."""
+    found: list[tuple[str, str]] = []
+    outcome = document.get(outcome_key)
+    if isinstance(outcome, str) and outcome.strip():
+        found.append((outcome_key, outcome))
+    for key in ("rubrics", *OTHER_GRADING_KEYS):
+        items = document.get(key)
+        for index, item in enumerate(items if isinstance(items, list) else ()):
+            field = f"{key}[{index}]"
+            if isinstance(item, str):
+                found.append((field, item))
+            elif isinstance(item, Mapping) and _is_rubric(key, item):
+                found.extend(
+                    (f"{field}.{name}", item[name])
+                    for name in _RUBRIC_TEXT_KEYS
+                    if isinstance(item.get(name), str) and item[name].strip()
+                )
+    return list(dict.fromkeys(found))
+
+
+def _is_rubric(key: str, item: Mapping[Any, Any]) -> bool:
+    """A rubric item of `rubrics`, or an assert a judge grades by its text."""
+    return key == "rubrics" or item.get("type") in ("llm-rubric", "rubrics", "rubric")
+
+
+def _input_files(document: dict[Any, Any]) -> list[tuple[str, str]]:
+    """The files of the case's `input_files` (today's AgentV attaches them to the input)."""
+    value = document.get("input_files")
+    items = value if isinstance(value, list) else []
+    return [
+        (f"input_files[{index}]", item)
+        for index, item in enumerate(items)
+        if isinstance(item, str) and item.strip() and "{{" not in item
+    ]
