@@ -11,8 +11,6 @@ from __future__ import annotations
 import functools
 from typing import Literal, Protocol, cast
 
-import bpe_openai
-
 Encoding = Literal["o200k_base", "cl100k_base"]
 # Today's OpenAI models use o200k_base; GPT-4 and GPT-3.5 use cl100k_base.
 ENCODINGS: tuple[Encoding, ...] = ("o200k_base", "cl100k_base")
@@ -25,7 +23,10 @@ class _Encoder(Protocol):
 
 @functools.cache
 def _encoder(encoding: Encoding) -> _Encoder:
-    # Loaded once per process (about half a second for o200k_base), then shared.
+    # Imported and loaded on first use, once per process (about a second), then shared: a
+    # process that counts no token (the worker, a command) never pays for it.
+    import bpe_openai
+
     return cast(_Encoder, bpe_openai.get_encoding(encoding))
 
 

@@ -13,11 +13,11 @@ from evals_app.formatting.lint.subject import LintCase
 from evals_app.formatting.lint.text import words
 
 # Two questions are near-duplicates when at least this share of their word shingles is common
-# (Jaccard similarity of the sets of 3-word shingles).
-NEAR_DUPLICATE_THRESHOLD = 0.8
-SHINGLE_WORDS = 3
+# (Jaccard similarity of the sets of 2-word shingles).
+NEAR_DUPLICATE_THRESHOLD = 0.7
+SHINGLE_WORDS = 2
 # MinHash with one hash and BANDS masks: two questions land in a common bucket for some band
-# with probability 1 - (1 - J)^BANDS (above 0.99999 at the threshold), and only such pairs are
+# with probability 1 - (1 - J)^BANDS (above 0.9999 at the threshold), and only such pairs are
 # compared exactly. Each question is compared with at most MAX_COMPARISONS earlier ones per
 # band, so a suite of near-identical templated tests stays linear.
 BANDS = 8
