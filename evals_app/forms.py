@@ -9,7 +9,7 @@ from django import forms
 
 from .eval_files.dialects import PROFILE_LABELS
 from .models import Membership, ReviewStatus
-from .services.cases.work_list import CONFLICTS, MARKERS, SORTS, WARNINGS, CaseListing
+from .services.cases.work_list import CONFLICTS, LINT, MARKERS, SORTS, WARNINGS, CaseListing
 
 
 def _one_line_ends(text: str) -> str:
@@ -251,6 +251,7 @@ class CaseListForm(PageForm):
     warnings = forms.ChoiceField(
         label="Warnings", required=False, choices=[("", "With or without"), *WARNINGS.items()]
     )
+    lint = forms.ChoiceField(label="Lint", required=False, choices=[("", "Any"), *LINT.items()])
     markers = forms.ChoiceField(
         label="Role markers", required=False, choices=[("", "Any"), *MARKERS.items()]
     )

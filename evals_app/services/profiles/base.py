@@ -21,13 +21,15 @@ if TYPE_CHECKING:  # the formatter reads the database; profiles only receive one
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """A case's summary as stored: its lm formatting in short, or why there is none."""
+    """A case's summary as stored: its lm formatting in short, or why there is none, and the
+    findings of the one-case lint rules (docs/user-guide.md, "Lint rules")."""
 
     input_turns: int
     role_markers: bool | None
     reason: str = ""
     warnings: tuple[str, ...] = ()
     problem: str = ""
+    lint: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ...eval_files.case_parts import OTHER_GRADING_KEYS, split_case
+from ...eval_files.case_parts import OTHER_GRADING_KEYS, case_input, file_evaluators, split_case
 from ...eval_files.errors import EvalFileError
 from ...eval_files.merge_keys import merged
-from ...formatting.lint import LintCase
+from ...formatting.lint import LintCase, lint_case
 from ...formatting.lint.case_rules import template_strings
 from ...formatting.profile_2026.expansion import (
     FILE_PROTOCOL,
@@ -19,11 +19,9 @@ from ...formatting.profile_2026.expansion import (
     prompt_entries,
 )
 from ...formatting.workspace_files import FileSource
-from . import profile_of
 
 if TYPE_CHECKING:
-    from ...models import Suite
-    from .workspace_formatter import WorkspaceFormatter
+    from .base import SuiteProfile
 
 # The keys of a rubric item that hold its text (2025's `rubrics`, a criterion's spellings).
 _RUBRIC_TEXT_KEYS = ("outcome", "criteria", "expected_outcome", "description", "value")
@@ -32,29 +30,30 @@ _MESSAGE_FIELDS = ("id", "input", "expected_output")
 
 
 def lint_subject(
-    formatter: WorkspaceFormatter,
-    suite: Suite,
+    profile: SuiteProfile,
     document: Any,
+    header: dict[Any, Any],
     *,
-    question: str = "",
+    eval_path: str,
     files: FileSource | None = None,
+    question: str = "",
 ) -> LintCase | None:
-    """The case `document` of `suite` as the linter reads it; None when it cannot be taken
-    apart (formatting reports why). `files` resolve its attachments (None: not checked)."""
+    """The case `document` of a file of `profile` whose top-level fields are `header`, as the
+    linter reads it; None when it cannot be taken apart (formatting reports why). `files`
+    resolve its attachments (None: not checked)."""
     if not isinstance(document, dict):
         return None
     try:
         parts = split_case(document)
     except EvalFileError:
         return None
-    profile = profile_of(suite)
     document = merged(document)
-    header = formatter.file_header(suite)
-    evaluators = formatter.case_input(parts, suite).evaluators
+    header = merged(header)
+    evaluators = case_input(parts, file_evaluators(header)).evaluators
     variables: frozenset[str] | None = None
     own: tuple[str, ...] = ()
     templates: list[tuple[str, str]] = []
-    if profile.expands_tests:
+    if profile.expands_tests:  # the profile renders `{{ vars }}` in each test it makes
         variables, own, templates = _templates(document, header)
     return LintCase(
         case_id=parts.case_id,
@@ -67,11 +66,26 @@ def lint_subject(
         templates=tuple(templates),
         metadata=document.get("metadata"),
         question=question,
-        eval_path=suite.path,
+        eval_path=eval_path,
         attachments=tuple(_input_files(document)),
         files=files,
         role_order=profile.role_order,
     )
+
+
+def case_lint(
+    profile: SuiteProfile,
+    document: Any,
+    header: dict[Any, Any],
+    *,
+    eval_path: str,
+    files: FileSource | None,
+) -> tuple[dict[str, Any], ...]:
+    """The findings of the one-case rules for `document`, as stored with its summary."""
+    subject = lint_subject(profile, document, header, eval_path=eval_path, files=files)
+    if subject is None:
+        return ()
+    return tuple(found.as_json() for found in lint_case(subject))
 
 
 def _templates(

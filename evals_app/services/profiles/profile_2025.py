@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...eval_files.case_parts import CaseParts, case_input, file_evaluators, split_case
@@ -14,6 +15,7 @@ from ...formatting.profile_2025.formatter import FormattedCase, Mode, format_cas
 from ...formatting.toon import encode_turns
 from ...formatting.workspace_files import FileSource, resolve_file
 from .base import FileReading, FormattedTexts, NewSuite, Summary, suite_files
+from .linting import case_lint
 
 if TYPE_CHECKING:
     from ...eval_files.discovery import FoundEvalFile
@@ -47,8 +49,11 @@ class Profile2025:
     def summary(
         self, formatter: WorkspaceFormatter, suite: Suite, document: Any, parts: CaseParts
     ) -> Summary:
-        """The lm formatting of the case in short."""
-        return summary_of(len(parts.input_messages), formatter.format_parts(parts, suite, "lm"))
+        """The lm formatting of the case in short, and its lint."""
+        summary = summary_of(len(parts.input_messages), formatter.format_parts(parts, suite, "lm"))
+        header = formatter.file_header(suite)
+        lint = case_lint(self, document, header, eval_path=suite.path, files=formatter.files)
+        return replace(summary, lint=lint)
 
     def formatted_texts(
         self, formatter: WorkspaceFormatter, suite: Suite, document: Any
@@ -94,7 +99,8 @@ class Profile2025:
         """Each case formatted once; its evaluators are those of the file itself."""
         reading = FileReading()
         evaluators = file_evaluators(eval_file.contents.header)
-        for parts in eval_file.contents.parts:
+        contents = eval_file.contents
+        for document, parts in zip(contents.cases, contents.parts, strict=True):
             case = case_input(parts, evaluators)
             reading.files.update(_resolved(case.file_references(), eval_file.path, files))
             formatted = format_case(
@@ -103,7 +109,10 @@ class Profile2025:
             reading.warnings.extend(
                 f"{eval_file.path}: {warning.message}" for warning in formatted.warnings
             )
-            reading.summaries.append(summary_of(len(parts.input_messages), formatted))
+            lint = case_lint(self, document, header, eval_path=eval_file.path, files=files)
+            reading.summaries.append(
+                replace(summary_of(len(parts.input_messages), formatted), lint=lint)
+            )
         return reading
 
     def files_read(

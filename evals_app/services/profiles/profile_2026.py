@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...eval_files.case_parts import CaseParts
@@ -16,6 +17,7 @@ from ...formatting.profile_2026 import FormattedTest, format_tests_2026
 from ...formatting.toon import encode_turns
 from ...formatting.workspace_files import FileSource
 from .base import FileReading, FormattedTexts, NewSuite, Summary, suite_files
+from .linting import case_lint
 
 if TYPE_CHECKING:
     from ...eval_files.discovery import FoundEvalFile
@@ -56,9 +58,11 @@ class Profile2026:
     def summary(
         self, formatter: WorkspaceFormatter, suite: Suite, document: Any, parts: CaseParts
     ) -> Summary:
-        """The markers of the first expanded test and the warnings of them all."""
+        """The markers of the first expanded test and the warnings of them all, and its lint."""
         tests = formatter.format_tests(document, suite, "lm")
-        return summary_of_tests(len(parts.input_messages), tests)
+        header = formatter.file_header(suite)
+        lint = case_lint(self, document, header, eval_path=suite.path, files=formatter.files)
+        return replace(summary_of_tests(len(parts.input_messages), tests), lint=lint)
 
     def formatted_texts(
         self, formatter: WorkspaceFormatter, suite: Suite, document: Any
@@ -110,7 +114,9 @@ class Profile2026:
             )
             warnings = dict.fromkeys(warning.message for test in tests for warning in test.warnings)
             reading.warnings.extend(f"{eval_file.path}: {message}" for message in warnings)
-            reading.summaries.append(summary_of_tests(len(parts.input_messages), tests))
+            lint = case_lint(self, document, header, eval_path=eval_file.path, files=files)
+            summary = summary_of_tests(len(parts.input_messages), tests)
+            reading.summaries.append(replace(summary, lint=lint))
         reading.files = recording.found
         return reading
 
