@@ -9,7 +9,7 @@ from typing import Any
 
 from ..eval_files.case_parts import SECTIONS
 from ..formatting.lint import Finding, lint_case
-from ..formatting.lint.text import file_values, message_texts
+from ..formatting.lint.text import message_texts
 from ..formatting.token_counts import count_tokens, encoding_named
 from ..models import Suite
 from ..services.profiles import profile_of
@@ -80,12 +80,7 @@ def preview_notes(
     subject = lint_subject(profile_of(suite), document, header, eval_path=suite.path)
     if subject is None:
         return notes
-    references = [
-        value
-        for message in (*subject.input_messages, *subject.expected_messages)
-        for value in file_values(message)
-    ] + [value for _, value in subject.attachments]
-    files = formatter.files_for(references, suite.path)
+    files = formatter.files_for(subject.file_references(), suite.path)
     for finding in lint_case(replace(subject, files=files)):
         slot = f"{finding.section}-{finding.turn}"
         if finding.section is not None and finding.turn is not None:

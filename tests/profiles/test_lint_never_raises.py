@@ -10,10 +10,8 @@ from hypothesis import strategies as st
 
 from evals_app.formatting.lint import lint_case, lint_suite
 from evals_app.formatting.workspace_files import MappingFiles
-from evals_app.models import Suite, Workspace
-from evals_app.services.profiles import PROFILES
+from evals_app.services.profiles import PROFILES, SuiteProfile
 from evals_app.services.profiles.linting import lint_subject
-from evals_app.services.profiles.workspace_formatter import WorkspaceFormatter
 from tests.strategies import extra_values, keys, period_cases, today_tests, tricky_text
 
 headers = st.fixed_dictionaries(
@@ -62,14 +60,14 @@ documents = st.one_of(
     ),
 )
 def test_the_linter_never_raises(
-    document: dict[str, Any], header: dict[str, Any], profile: Any, metadata: Any
+    document: dict[str, Any], header: dict[str, Any], profile: SuiteProfile, metadata: Any
 ) -> None:
     if metadata is not None:
         document = {**document, "metadata": metadata}
-    suite = Suite(profile=profile.name, path="evals/suite.yaml", document=header)
-    formatter = WorkspaceFormatter(Workspace(name="w", slug="w"))
     files = MappingFiles({"evals/notes.md": "notes"})
-    subject = lint_subject(formatter, suite, document, question=str(document), files=files)
+    subject = lint_subject(
+        profile, document, header, eval_path="evals/suite.yaml", files=files, question=str(document)
+    )
     if subject is None:
         return
     for finding in lint_case(subject):

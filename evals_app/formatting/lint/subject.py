@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from evals_app.formatting.lint.text import file_values
 from evals_app.formatting.workspace_files import FileSource
 
 
@@ -45,3 +46,12 @@ class LintCase:
     attachments: tuple[tuple[str, str], ...] = ()
     files: FileSource | None = None
     role_order: RoleOrder = field(default_factory=RoleOrder)
+
+    def file_references(self) -> list[str]:
+        """Every file the case attaches: what `files` must hold for the attachment rule."""
+        values = [
+            value
+            for message in (*self.input_messages, *self.expected_messages)
+            for value in file_values(message)
+        ]
+        return values + [value for _, value in self.attachments]

@@ -60,8 +60,7 @@ class CaseListing:
     def is_filtered(self) -> bool:
         """Whether some cases of the suite may be left out."""
         filters = (self.q, self.status, self.warnings, self.lint, self.markers, self.conflicts)
-        filters += (self.tag,)
-        return any((*filters, self.score))
+        return any((*filters, self.tag, self.score))
 
     @property
     def filters_described(self) -> list[str]:
