@@ -9,6 +9,7 @@ from .views import (
     api_tokens,
     case_bulk,
     case_editor,
+    case_variants,
     exports,
     history,
     inbox,
@@ -87,6 +88,8 @@ urlpatterns += [
     path(f"{CASE}preview/", case_editor.case_preview, name="case_preview"),
     path(f"{CASE}yaml/", case_editor.case_yaml, name="case_yaml"),
     path(f"{CASE}run/", runs.case_run, name="case_run"),
+    path(f"{CASE}fork/", case_variants.case_fork, name="case_fork"),
+    path(f"{CASE}take-prefix/", case_variants.case_take_prefix, name="case_take_prefix"),
     path(
         "w/<slug:slug>/suites/<id:suite_pk>/cases/paste/",
         case_editor.case_paste,

@@ -18,6 +18,7 @@ from ..formatting.lint import Finding
 from ..formatting.profile_2025.formatter import FormattedCase, FormattingWarning
 from ..formatting.profile_2026 import FormattedTest
 from ..models import Case, Suite
+from ..services.cases.variants import prefix_change, variant_link
 from ..services.profiles import profile_of
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from ..services.review.document_diffs import document_diff
@@ -166,6 +167,10 @@ def editor_context(
         "case": case,
         # Named here, not with {% url %} in the page, so the page's partials have it too.
         "editor_url": reverse("case_editor", args=[workspace.slug, suite.pk, case.pk]),
+        "fork_url": reverse("case_fork", args=[workspace.slug, suite.pk, case.pk]),
+        # A variant of another case, and how its shared turns differ now (docs/user-guide.md).
+        "variant_link": variant_link(case.document),
+        "prefix_change": prefix_change(case),
         "draft": draft,
         "sections": [_section_rows(draft, name) for name in SECTIONS],
         "evaluators": [
