@@ -8,8 +8,10 @@ from typing import Any
 from django import forms
 
 from .eval_files.dialects import PROFILE_LABELS
+from .formatting.token_counts import ENCODINGS
 from .models import Membership, ReviewStatus
 from .services.cases.work_list import CONFLICTS, LINT, MARKERS, SORTS, WARNINGS, CaseListing
+from .services.workspaces.lifecycle import MAX_CONTEXT_WINDOW
 
 
 def _one_line_ends(text: str) -> str:
@@ -199,6 +201,19 @@ class CheckoutFolderForm(PageForm):
                 "aria-describedby": "checkout-folder-help",
             }
         ),
+    )
+
+
+class TokenCountsForm(PageForm):
+    """How the editor counts tokens, and the context window it counts them against."""
+
+    id_prefix = "tokens"
+
+    token_encoding = forms.ChoiceField(
+        label="Encoding", choices=[(name, name) for name in ENCODINGS]
+    )
+    context_window = forms.IntegerField(
+        label="Context window (tokens)", min_value=1, max_value=MAX_CONTEXT_WINDOW
     )
 
 

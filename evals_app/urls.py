@@ -52,6 +52,11 @@ urlpatterns = [
         workspaces.workspace_checkout_folder,
         name="workspace_checkout_folder",
     ),
+    path(
+        "w/<slug:slug>/token-counts/",
+        workspaces.workspace_token_counts,
+        name="workspace_token_counts",
+    ),
     path("w/<slug:slug>/suites/new/", workspaces.suite_create, name="suite_create"),
     path("w/<slug:slug>/files/new/", workspace_files.file_create, name="file_create"),
     path("w/<slug:slug>/files/upload/", workspace_files.file_upload, name="file_upload"),
