@@ -43,6 +43,27 @@ def test_gives_the_rows_export_writes_lm_then_agent(
     assert [row["mode"] for row in response.json()] == ["lm", "agent"]
 
 
+def test_each_row_holds_the_cases_lint_findings_and_token_counts(
+    examples: Workspace, api: ApiClient
+) -> None:
+    examples.token_encoding = "cl100k_base"
+    examples.save()
+
+    rows = api.get("/workspaces/examples/formatted", suite=SUITE, id=CASE).json()
+
+    for row in rows:
+        assert isinstance(row["lint"], list)
+        assert row["tokens"]["encoding"] == "cl100k_base"
+        assert row["tokens"]["question"] > 10
+        assert set(row["tokens"]) == {
+            "encoding",
+            "question",
+            "guidelines",
+            "system_message",
+            "evaluator_prompt",
+        }
+
+
 @pytest.mark.parametrize("mode", ["lm", "agent"])
 def test_gives_one_mode_when_asked(
     examples: Workspace, api: ApiClient, tmp_path: Path, mode: str
