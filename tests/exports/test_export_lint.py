@@ -24,7 +24,8 @@ def suite_file(*cases: str) -> str:
 
 
 def a_case(case_id: str, question: str, grading: str = GRADED) -> str:
-    return f"  - id: {case_id}\n{grading}    input_messages:\n      - {{role: user, content: '{question}'}}\n"
+    turn = f"      - {{role: user, content: '{question}'}}\n"
+    return f"  - id: {case_id}\n{grading}    input_messages:\n{turn}"
 
 
 def run_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
