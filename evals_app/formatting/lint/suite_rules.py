@@ -4,9 +4,10 @@ near-duplicate questions (docs/user-guide.md, "Lint rules")."""
 from __future__ import annotations
 
 import zlib
+from itertools import pairwise
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from evals_app.formatting.lint.rules import Finding, finding
 from evals_app.formatting.lint.subject import LintCase
@@ -15,14 +16,17 @@ from evals_app.formatting.lint.text import words
 # Two questions are near-duplicates when at least this share of their word shingles is common
 # (Jaccard similarity of the sets of 2-word shingles).
 NEAR_DUPLICATE_THRESHOLD = 0.7
-SHINGLE_WORDS = 2
-# MinHash with one hash and BANDS masks: two questions land in a common bucket for some band
-# with probability 1 - (1 - J)^BANDS (above 0.9999 at the threshold), and only such pairs are
-# compared exactly. Each question is compared with at most MAX_COMPARISONS earlier ones per
-# band, so a suite of near-identical templated tests stays linear.
-BANDS = 8
-MAX_COMPARISONS = 20
-_MASKS = tuple((0x9E3779B9 * (band + 1)) & 0xFFFFFFFF for band in range(BANDS))
+# MinHash, bottom-k: each question keeps the SKETCH smallest hashes of its shingles, and the
+# similarity of two questions is the Jaccard similarity of their sketches (exact for questions
+# of at most SKETCH shingles, an estimate for longer ones). Questions are compared only when
+# they share one of their KEYS smallest hashes (nearly sure above the threshold), each with
+# at most MAX_COMPARISONS earlier ones per key, so a suite of near-identical templated tests
+# stays linear.
+SKETCH = 64
+KEYS = 8
+MAX_COMPARISONS = 8
+_MIX = 0x9E3779B1  # an odd constant: a 2-word shingle's hash is first * _MIX ^ second
+_MASK = 0xFFFFFFFF
 
 
 def duplicate_ids(cases: Sequence[LintCase]) -> Iterator[tuple[int, Finding]]:
@@ -46,29 +50,23 @@ def duplicate_ids(cases: Sequence[LintCase]) -> Iterator[tuple[int, Finding]]:
             )
 
 
-@dataclass(slots=True)
-class _Sketch:
-    shingles: frozenset[int]
-    bands: tuple[int, ...]
-
-
 def near_duplicates(cases: Sequence[LintCase]) -> Iterator[tuple[int, Finding]]:
     """Each case (by index) whose question is nearly that of another case, naming it."""
     sketches = [_sketch(case.question) for case in cases]
-    buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
+    buckets: dict[int, list[int]] = defaultdict(list)
     for index, sketch in enumerate(sketches):
         if sketch is None:
             continue
         compared: set[int] = set()
-        for band, key in enumerate(sketch.bands):
-            bucket = buckets[(band, key)]
+        for key in sketch.keys:
+            bucket = buckets[key]
             for other in bucket[-MAX_COMPARISONS:]:
                 if other in compared:
                     continue
                 compared.add(other)
                 other_sketch = sketches[other]
-                assert other_sketch is not None
-                similarity = _jaccard(sketch.shingles, other_sketch.shingles)
+                assert other_sketch is not None  # only sketched questions are in a bucket
+                similarity = _similarity(sketch, other_sketch)
                 if similarity >= NEAR_DUPLICATE_THRESHOLD:
                     yield from _pair(cases, index, other, similarity)
             bucket.append(index)
@@ -90,19 +88,26 @@ def _pair(
         )
 
 
+class _Sketch(NamedTuple):
+    keys: list[int]  # the smallest hashes, in order
+    values: frozenset[int]  # the SKETCH smallest
+
+
 def _sketch(question: str) -> _Sketch | None:
+    """The smallest SKETCH hashes of the question's shingles (each word hashed once, a
+    shingle's hash mixed from its words')."""
     found = words(question)
     if not found:
         return None
-    size = min(SHINGLE_WORDS, len(found))
-    shingles = frozenset(
-        zlib.crc32(" ".join(found[start : start + size]).encode())
-        for start in range(len(found) - size + 1)
-    )
-    bands = tuple(min(value ^ mask for value in shingles) for mask in _MASKS)
-    return _Sketch(shingles, bands)
+    hashes = list(map(zlib.crc32, map(str.encode, found)))
+    if len(hashes) == 1:
+        shingles = set(hashes)
+    else:
+        shingles = {(first * _MIX ^ second) & _MASK for first, second in pairwise(hashes)}
+    smallest = sorted(shingles)[:SKETCH]
+    return _Sketch(smallest[:KEYS], frozenset(smallest))
 
 
-def _jaccard(first: frozenset[int], second: frozenset[int]) -> float:
-    common = len(first & second)
-    return common / (len(first) + len(second) - common)
+def _similarity(first: _Sketch, second: _Sketch) -> float:
+    common = len(first.values & second.values)
+    return common / (len(first.values) + len(second.values) - common)
