@@ -4,9 +4,9 @@ near-duplicate questions (docs/user-guide.md, "Lint rules")."""
 from __future__ import annotations
 
 import zlib
-from itertools import pairwise
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from itertools import pairwise
 from typing import NamedTuple
 
 from evals_app.formatting.lint.rules import Finding, finding
