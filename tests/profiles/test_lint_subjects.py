@@ -76,6 +76,16 @@ TABLE = [
     ),
     (
         PROFILE_2026,
+        {
+            "id": "greet-{{ lang }}",
+            "criteria": "Greets the customer politely",
+            "vars": {"lang": ["en", "fr"], "input": "Hello", "expected_output": "Hi!"},
+        },
+        {},
+        [],
+    ),
+    (
+        PROFILE_2026,
         {"id": "a", "assert": ["Good"], "input": "Hello there"},
         {},
         ["vague-rubric"],

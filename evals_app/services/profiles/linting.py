@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 # The keys of a rubric item that hold its text (2025's `rubrics`, a criterion's spellings).
 _RUBRIC_TEXT_KEYS = ("outcome", "criteria", "expected_outcome", "description", "value")
 # The fields a template pass renders that the linter reads as messages, not as templates.
-_MESSAGE_FIELDS = ("id", "input", "expected_output")
+_MESSAGE_FIELDS = ("input", "expected_output")
+# Variables AgentV itself reads as the test's input and expected output: used without a template.
+_READ_VARIABLES = ("input", "expected_output")
 
 
 def lint_subject(
@@ -95,7 +97,11 @@ def _templates(
     them unseen) and the texts rendered besides the messages, by field."""
     names = set(map(str, merged_variables(document, header) or {}))
     own_value = document.get("vars")
-    own = tuple(map(str, own_value)) if isinstance(own_value, dict) else ()
+    own = tuple(
+        name
+        for name in map(str, own_value if isinstance(own_value, dict) else ())
+        if name not in _READ_VARIABLES
+    )
     templates: list[tuple[str, str]] = []
     for name in RENDERED_FIELDS:
         if name not in _MESSAGE_FIELDS and name in document:
