@@ -33,12 +33,16 @@ def formatted_rows(
     rows = profile.formatted_rows(formatter, suite, document, modes, toon=toon, single=single)
     lint = case_findings(formatter, suite, document)
     encoding = encoding_named(formatter.workspace.token_encoding)
+    counted: dict[str, int] = {}  # a case's modes mostly share their texts: each counted once
     for row in rows:
         row["lint"] = lint
-        row["tokens"] = {
-            "encoding": encoding,
-            **{name: count_tokens(row.get(name) or "", encoding) for name in _COUNTED},
-        }
+        tokens: dict[str, Any] = {"encoding": encoding}
+        for name in _COUNTED:
+            text = row.get(name) or ""
+            if text not in counted:
+                counted[text] = count_tokens(text, encoding)
+            tokens[name] = counted[text]
+        row["tokens"] = tokens
     return rows
 
 
