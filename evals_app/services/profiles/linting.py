@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ...eval_files.case_parts import OTHER_GRADING_KEYS, case_input, file_evaluators, split_case
+from ...eval_files.case_parts import OTHER_GRADING_KEYS, file_evaluators, split_case
 from ...eval_files.errors import EvalFileError
 from ...eval_files.merge_keys import merged
 from ...formatting.lint import LintCase, lint_case
@@ -40,9 +40,10 @@ def lint_subject(
     files: FileSource | None = None,
     question: str = "",
 ) -> LintCase | None:
-    """The case `document` of a file of `profile` whose top-level fields are `header`, as the
-    linter reads it; None when it cannot be taken apart (formatting reports why). `files`
-    resolve its attachments (None: not checked)."""
+    """The case `document` of a file of `profile` whose top-level fields are `header` (merge
+    keys merged, as `WorkspaceFormatter.file_header` gives them), as the linter reads it; None
+    when it cannot be taken apart (formatting reports why). `files` resolve its attachments
+    (None: not checked)."""
     if not isinstance(document, dict):
         return None
     try:
@@ -50,8 +51,6 @@ def lint_subject(
     except EvalFileError:
         return None
     document = merged(document)
-    header = merged(header)
-    evaluators = case_input(parts, file_evaluators(header)).evaluators
     variables: frozenset[str] | None = None
     own: tuple[str, ...] = ()
     templates: list[tuple[str, str]] = []
@@ -61,7 +60,7 @@ def lint_subject(
         case_id=parts.case_id,
         input_messages=tuple(parts.input_messages),
         expected_messages=tuple(parts.expected_messages),
-        graded=_graded(parts.outcome, evaluators, document, header),
+        graded=_graded(parts.outcome, parts.evaluators, document, header),
         rubrics=tuple(_rubrics(parts.spelling.outcome_key, document)),
         variables=variables,
         own_variables=own,
@@ -127,7 +126,8 @@ def _templates(
 
 def _graded(outcome: Any, evaluators: Any, document: dict[Any, Any], header: Any) -> bool:
     """Whether anything grades the case: an outcome or criteria, evaluators (its own or its
-    file's), rubrics or asserts (its own, its turns' or, unless it skips them, its suite's)."""
+    file's), rubrics or asserts (its own, its turns' or, unless it skips them, its suite's).
+    The file's are looked up last: most cases say on their own."""
     if isinstance(outcome, str) and outcome.strip():
         return True
     if evaluators or any(document.get(key) for key in OTHER_GRADING_KEYS):
@@ -135,15 +135,16 @@ def _graded(outcome: Any, evaluators: Any, document: dict[Any, Any], header: Any
     turns = document.get("turns")
     if isinstance(turns, list) and any(isinstance(t, dict) and t.get("assert") for t in turns):
         return True
+    if not isinstance(header, dict):
+        return False
+    if evaluators is None and file_evaluators(header):
+        return True
     execution = document.get("execution")
     if isinstance(execution, dict) and execution.get("skip_defaults") is True:
         return False
-    default_test = header.get("default_test") if isinstance(header, dict) else None
+    default_test = header.get("default_test")
     return bool(
-        isinstance(header, dict)
-        and (
-            header.get("assert") or (isinstance(default_test, dict) and default_test.get("assert"))
-        )
+        header.get("assert") or (isinstance(default_test, dict) and default_test.get("assert"))
     )
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ...eval_files.case_parts import CaseParts, case_input, file_evaluators, split_case
 from ...eval_files.dialects import EVAL_SCHEMA, PROFILE_LABELS, Profile
 from ...eval_files.errors import EvalFileError
+from ...eval_files.merge_keys import merged
 from ...eval_files.reading import read_case
 from ...formatting.lint import RoleOrder
 from ...formatting.profile_2025.formatter import FormattedCase, Mode, format_case
@@ -98,6 +99,7 @@ class Profile2025:
     ) -> FileReading:
         """Each case formatted once; its evaluators are those of the file itself."""
         reading = FileReading()
+        lint_header = merged(header)  # once per file, not per case
         evaluators = file_evaluators(eval_file.contents.header)
         contents = eval_file.contents
         for document, parts in zip(contents.cases, contents.parts, strict=True):
@@ -109,7 +111,7 @@ class Profile2025:
             reading.warnings.extend(
                 f"{eval_file.path}: {warning.message}" for warning in formatted.warnings
             )
-            lint = case_lint(self, document, header, eval_path=eval_file.path, files=files)
+            lint = case_lint(self, document, lint_header, eval_path=eval_file.path, files=files)
             reading.summaries.append(
                 replace(summary_of(len(parts.input_messages), formatted), lint=lint)
             )

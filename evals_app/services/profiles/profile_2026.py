@@ -108,13 +108,14 @@ class Profile2026:
         contents = eval_file.contents
         recording = _RecordingFiles(files)
         reading = FileReading()
+        lint_header = merged(header)  # once per file, not per case
         for document, parts in zip(contents.cases, contents.parts, strict=True):
             tests = format_tests_2026(
                 merged(document), merged(header), eval_path=eval_file.path, files=recording
             )
             warnings = dict.fromkeys(warning.message for test in tests for warning in test.warnings)
             reading.warnings.extend(f"{eval_file.path}: {message}" for message in warnings)
-            lint = case_lint(self, document, header, eval_path=eval_file.path, files=files)
+            lint = case_lint(self, document, lint_header, eval_path=eval_file.path, files=files)
             summary = summary_of_tests(len(parts.input_messages), tests)
             reading.summaries.append(replace(summary, lint=lint))
         reading.files = recording.found
