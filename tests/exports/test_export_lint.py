@@ -77,11 +77,22 @@ def test_check_compares_the_questions_of_a_suite(
     )
 
 
+def test_token_counts_are_added_only_when_asked_for(tmp_path: Path) -> None:
+    write_files(tmp_path / "ws", {"e.yaml": suite_file(a_case("a", "Hello there"))})
+    import_workspace(tmp_path / "ws", "ws")
+
+    call_command("export_evals", "--out", str(tmp_path / "out"), "--mode", "lm")
+
+    row = json.loads((tmp_path / "out" / "ws" / "formatted.jsonl").read_text().splitlines()[0])
+    assert "tokens" not in row
+    assert row["lint"] == []
+
+
 def test_formatted_rows_hold_the_lint_findings_and_token_counts(tmp_path: Path) -> None:
     write_files(tmp_path / "ws", {"e.yaml": suite_file(a_case("ungraded", "Hello there", ""))})
     import_workspace(tmp_path / "ws", "ws")
 
-    call_command("export_evals", "--out", str(tmp_path / "out"), "--mode", "lm")
+    call_command("export_evals", "--out", str(tmp_path / "out"), "--mode", "lm", "--tokens")
 
     row = json.loads((tmp_path / "out" / "ws" / "formatted.jsonl").read_text().splitlines()[0])
     assert [finding["rule"] for finding in row["lint"]] == ["no-grader"]

@@ -50,6 +50,11 @@ class Command(BaseCommand):
             "--toon", action="store_true", help="add question_toon (the turns in TOON) to each line"
         )
         parser.add_argument(
+            "--tokens",
+            action="store_true",
+            help="add tokens (each text's token count, in the workspace's encoding) to each line",
+        )
+        parser.add_argument(
             "--approved-only",
             action="store_true",
             help="export only the cases whose review is approved",
@@ -71,6 +76,7 @@ class Command(BaseCommand):
         mode: str,
         check: bool,
         toon: bool,
+        tokens: bool,
         approved_only: bool,
         jobs: int | None,
         **options: Any,
@@ -109,6 +115,7 @@ class Command(BaseCommand):
                     out,
                     modes=modes,
                     toon=toon,
+                    tokens=tokens,
                     approved_only=approved_only,
                     jobs=jobs,
                     on_case=progress.update,
