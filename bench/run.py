@@ -3,12 +3,12 @@
 Generates seeded workspaces of both profiles (generate.py), then measures in one run: guideline
 matching at its worst; for each profile, the YAML parse floor and import and export against it
 (figures named `short_values_…` and `text_heavy_…`); export memory for two sizes; the suite
-page and the editor; preview latency under 20 typists on gunicorn, one worker's throughput; and
-the preview in Chromium; importing other tools' tests. Lines go to stdout as
-`{"name", "value", "unit", "target", "ok"}`;
-progress to stderr. Exit status 1 when a figure misses its target. Everything happens in a
-scratch folder, removed at the end (`--keep`: kept). `--only GROUP` (repeatable) measures only
-those groups of figures, generating and importing only the workspaces they need.
+page and the editor; preview latency under 20 typists on gunicorn, one worker's throughput; the
+preview in Chromium; importing other tools' tests; and what lint and token counts cost. Lines go
+to stdout as `{"name", "value", "unit", "target", "ok"}`; progress to stderr. Exit status 1 when
+a figure misses its target. Everything happens in a scratch folder, removed at the end
+(`--keep`: kept). `--only GROUP` (repeatable) measures only those groups of figures, generating
+and importing only the workspaces they need.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from .measure_files import (
 )
 from .measure_import_scale import measure_import_memory, measure_saves_during_import
 from .measure_large_suite import measure_large_suite
+from .measure_lint import measure_lint
 from .measure_list_changes import measure_list_changes
 from .measure_pages import measure_pages
 from .measure_patterns import measure_patterns
@@ -88,6 +89,7 @@ GROUPS = (
     "web",  # preview under load, throughput, and in Chromium
     "list-changes",  # duplicating and deleting a case in a suite of --cases cases
     "runs",  # a test and a suite run with AgentV (docs/runs.md)
+    "lint",  # the preview's lint and token counts, and a whole suite's lint
     "queue",  # My queue with every case assigned (last: it moves half the cases into review)
     "tests-import",  # other tools' tests: --cases rows of chat JSONL against json.loads
 )
@@ -178,14 +180,16 @@ def _run(
     browser: bool,
 ) -> list[Figure]:
     figures: list[Figure] = measure_patterns() if "patterns" in groups else []
-    if groups & {"short-values", "sync", "memory", "pages", "web", "queue"}:
+    if groups & {"short-values", "sync", "memory", "pages", "web", "queue", "lint"}:
         progress(f"generating {sizes.cases} cases")
         workspace = generate_workspace(folder / "workspace", cases=sizes.cases, seed=seed)
         if "short-values" in groups:
             measured = measure_import_and_export(workspace, WORKSPACE, folder / "out" / WORKSPACE)
             figures += report_files(workspace, *measured)
-        else:
+        elif groups & {"sync", "memory", "pages", "web", "queue"}:
             import_workspace(workspace, WORKSPACE)
+        if "lint" in groups:
+            figures += measure_lint(workspace)
     if groups & {"text-heavy", "repository"}:
         text_heavy = generate_workspace(
             folder / "text-heavy", cases=sizes.text_heavy_cases, seed=seed, profile=TEXT_HEAVY

@@ -8,8 +8,10 @@ from typing import Any
 from django import forms
 
 from .eval_files.dialects import PROFILE_LABELS
+from .formatting.token_counts import ENCODINGS
 from .models import Membership, ReviewStatus
-from .services.cases.work_list import CONFLICTS, MARKERS, SORTS, WARNINGS, CaseListing
+from .services.cases.work_list import CONFLICTS, LINT, MARKERS, SORTS, WARNINGS, CaseListing
+from .services.workspaces.lifecycle import MAX_CONTEXT_WINDOW
 
 
 def _one_line_ends(text: str) -> str:
@@ -202,6 +204,19 @@ class CheckoutFolderForm(PageForm):
     )
 
 
+class TokenCountsForm(PageForm):
+    """How the editor counts tokens, and the context window it counts them against."""
+
+    id_prefix = "tokens"
+
+    token_encoding = forms.ChoiceField(
+        label="Encoding", choices=[(name, name) for name in ENCODINGS]
+    )
+    context_window = forms.IntegerField(
+        label="Context window (tokens)", min_value=1, max_value=MAX_CONTEXT_WINDOW
+    )
+
+
 class WorkspaceImportForm(PageForm):
     """A .zip of a workspace folder (an AgentV repository root) and the name to import it as."""
 
@@ -251,6 +266,7 @@ class CaseListForm(PageForm):
     warnings = forms.ChoiceField(
         label="Warnings", required=False, choices=[("", "With or without"), *WARNINGS.items()]
     )
+    lint = forms.ChoiceField(label="Lint", required=False, choices=[("", "Any"), *LINT.items()])
     markers = forms.ChoiceField(
         label="Role markers", required=False, choices=[("", "Any"), *MARKERS.items()]
     )

@@ -9,6 +9,7 @@ from .views import (
     api_tokens,
     case_bulk,
     case_editor,
+    case_variants,
     exports,
     history,
     inbox,
@@ -54,6 +55,11 @@ urlpatterns = [
         workspaces.workspace_checkout_folder,
         name="workspace_checkout_folder",
     ),
+    path(
+        "w/<slug:slug>/token-counts/",
+        workspaces.workspace_token_counts,
+        name="workspace_token_counts",
+    ),
     path("w/<slug:slug>/suites/new/", workspaces.suite_create, name="suite_create"),
     path("w/<slug:slug>/import-tests/", tests_import.tests_import, name="tests_import"),
     path("w/<slug:slug>/files/new/", workspace_files.file_create, name="file_create"),
@@ -93,6 +99,8 @@ urlpatterns += [
     path(f"{CASE}preview/", case_editor.case_preview, name="case_preview"),
     path(f"{CASE}yaml/", case_editor.case_yaml, name="case_yaml"),
     path(f"{CASE}run/", runs.case_run, name="case_run"),
+    path(f"{CASE}fork/", case_variants.case_fork, name="case_fork"),
+    path(f"{CASE}take-prefix/", case_variants.case_take_prefix, name="case_take_prefix"),
     path(
         "w/<slug:slug>/suites/<id:suite_pk>/cases/paste/",
         case_editor.case_paste,

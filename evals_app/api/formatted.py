@@ -23,6 +23,7 @@ class FormattedQuery(CaseAddress):
         None, description="lm (files embedded) or agent (file references); both when left out."
     )
     toon: bool = Field(False, description="Add `question_toon`, as `export_evals --toon` does.")
+    tokens: bool = Field(False, description="Add `tokens`, as `export_evals --tokens` does.")
 
 
 @router.get(
@@ -37,4 +38,12 @@ def formatted_case(
     access, case = case_at(request, slug, query.suite, query.id, Capability.VIEW)
     formatter = WorkspaceFormatter(access.workspace)
     modes: tuple[Mode, ...] = (query.mode,) if query.mode else MODES
-    return formatted_rows(formatter, case.suite, case.document, modes, toon=query.toon, single=True)
+    return formatted_rows(
+        formatter,
+        case.suite,
+        case.document,
+        modes,
+        toon=query.toon,
+        single=True,
+        tokens=query.tokens,
+    )

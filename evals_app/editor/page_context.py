@@ -14,9 +14,11 @@ from ..eval_files.errors import EvalFileError
 from ..eval_files.parts_2026 import CONVERSATION_SETTINGS, TURNS_KEY, VARIABLES_KEY
 from ..eval_files.reading import read_case
 from ..eval_files.yaml_dumper import dump_yaml
+from ..formatting.lint import Finding
 from ..formatting.profile_2025.formatter import FormattedCase, FormattingWarning
 from ..formatting.profile_2026 import FormattedTest
 from ..models import Case, Suite
+from ..services.cases.variants import prefix_change, variant_link
 from ..services.profiles import profile_of
 from ..services.profiles.workspace_formatter import WorkspaceFormatter
 from ..services.review.document_diffs import document_diff
@@ -31,6 +33,7 @@ from .case_drafts import (
 )
 from .field_labels import labelled_problems
 from .form_fields import Problems
+from .preview_notes import PreviewNotes, SentTexts, preview_notes
 from .rows_2026 import today_test_context
 
 SECTION_LABELS = {"input": "Input turns", "expected": "Expected messages"}
@@ -164,6 +167,10 @@ def editor_context(
         "case": case,
         # Named here, not with {% url %} in the page, so the page's partials have it too.
         "editor_url": reverse("case_editor", args=[workspace.slug, suite.pk, case.pk]),
+        "fork_url": reverse("case_fork", args=[workspace.slug, suite.pk, case.pk]),
+        # A variant of another case, and how its shared turns differ now (docs/user-guide.md).
+        "variant_link": variant_link(case.document),
+        "prefix_change": prefix_change(case),
         "draft": draft,
         "sections": [_section_rows(draft, name) for name in SECTIONS],
         "evaluators": [
@@ -215,7 +222,7 @@ class Preview:
 
     formatted: FormattedCase
     candidate_answer: str
-    turn_warnings: dict[str, list[FormattingWarning]]
+    turn_warnings: dict[str, list[FormattingWarning | Finding]]
     case_warnings: list[FormattingWarning]
 
     @property
@@ -270,9 +277,18 @@ def preview_context(
         return context
     if profile_of(suite).expands_tests:
         preview = _preview_2026(formatter, suite, document, slots, mode, candidate_answer)
-        return {**context, **preview}
+        sent = [
+            SentTexts(
+                item.test.id or "(no id)",
+                (item.test.question, item.test.system_message or ""),
+                tuple(judge.prompt for judge in item.test.judges if judge.prompt is not None),
+            )
+            for item in preview["preview_2026"]
+        ]
+        context.update(preview)
+        return _with_notes(context, preview_notes(formatter, suite, document, sent))
     formatted = formatter.format_single(parts, suite, mode)  # type: ignore[arg-type]
-    turn_warnings: dict[str, list[FormattingWarning]] = {slot: [] for slot in slots}
+    turn_warnings: dict[str, list[FormattingWarning | Finding]] = {slot: [] for slot in slots}
     case_warnings = []
     for warning in formatted.warnings:
         slot = f"{warning.section}-{warning.turn}"
@@ -280,8 +296,28 @@ def preview_context(
             turn_warnings[slot].append(warning)
         else:
             case_warnings.append(warning)
-    context["preview"] = Preview(formatted, candidate_answer, turn_warnings, case_warnings)
+    shown = Preview(formatted, candidate_answer, turn_warnings, case_warnings)
+    context["preview"] = shown
     context["turn_warnings"] = turn_warnings
+    sent = [
+        SentTexts(
+            draft.case_id, (formatted.question, formatted.guidelines), (shown.evaluator_prompt,)
+        )
+    ]
+    return _with_notes(context, preview_notes(formatter, suite, document, sent))
+
+
+def _with_notes(context: dict[str, Any], notes: PreviewNotes) -> dict[str, Any]:
+    """`context` with the lint findings beside the formatting warnings of their turns, and the
+    token counts (docs/user-guide.md, "Lint rules" and "Token counts")."""
+    turn_warnings = context["turn_warnings"]
+    for slot, findings in notes.turn_findings.items():
+        if slot in turn_warnings:
+            turn_warnings[slot].extend(findings)
+        else:
+            notes.case_findings.extend(findings)
+    context["notes"] = notes
+    context["turn_tokens"] = notes.turn_tokens
     return context
 
 
@@ -321,7 +357,7 @@ def _preview_2026(
         single=True,
         candidate_answer=candidate_answer or None,
     )
-    turn_warnings: dict[str, list[FormattingWarning]] = {slot: [] for slot in slots}
+    turn_warnings: dict[str, list[FormattingWarning | Finding]] = {slot: [] for slot in slots}
     previews = []
     for index, test in enumerate(tests):
         others = []

@@ -47,6 +47,9 @@ class Case(models.Model):
     marker_reason = models.TextField(blank=True, default="")
     format_warnings = OrderedJSONField(default=list, help_text="Formatting warnings (lm mode)")
     format_problem = models.TextField(blank=True, default="", help_text="Why it cannot format")
+    # The findings of the one-case lint rules, stored with the summary for the same reason
+    # (docs/user-guide.md, "Lint rules"): the suite page filters on them.
+    lint_findings = OrderedJSONField(default=list, help_text="Lint findings (one-case rules)")
     # The three-way rule of a sync (docs/sync.md): `base_document` is the case as of the last
     # import, sync or publish (None for a case made in the app); `theirs_document` is the
     # repository's version of a case in conflict (an empty mapping: the repository removed it).
@@ -83,6 +86,11 @@ class Case(models.Model):
                 fields=["suite", "position"],
                 condition=models.Q(role_markers__isnull=False) & ~models.Q(format_warnings=[]),
                 name="case_with_warnings",
+            ),
+            models.Index(
+                fields=["suite", "position"],
+                condition=models.Q(role_markers__isnull=False) & ~models.Q(lint_findings=[]),
+                name="case_with_lint_findings",
             ),
             # How the suite page and the worker find the summaries that are out of date, at once.
             models.Index(fields=["suite", "summary_current"], name="case_summary_current"),

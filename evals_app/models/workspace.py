@@ -38,6 +38,14 @@ class Workspace(models.Model):
         default="",
         help_text="The folder AgentV runs from; empty: paths show as / + the workspace path",
     )
+    # How the editor counts tokens, and the context window it counts them against
+    # (docs/user-guide.md, "Token counts").
+    token_encoding = models.CharField(
+        max_length=20,
+        choices=[("o200k_base", "o200k_base"), ("cl100k_base", "cl100k_base")],
+        default="o200k_base",
+    )
+    context_window = models.PositiveIntegerField(default=128_000)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # A linked git repository (docs/sync.md): its folder, the workspace's folder inside it

@@ -13,7 +13,15 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from ..eval_files.dialects import CONFIG_PATH
-from ..forms import CheckoutFolderForm, FileForm, MemberForm, PatternsForm, SuiteForm, UploadForm
+from ..forms import (
+    CheckoutFolderForm,
+    FileForm,
+    MemberForm,
+    PatternsForm,
+    SuiteForm,
+    TokenCountsForm,
+    UploadForm,
+)
 from ..models import Case, Membership, Suite
 from ..permissions import (
     Capability,
@@ -36,7 +44,11 @@ from ..services.workspaces.configs import (
     set_guideline_patterns,
 )
 from ..services.workspaces.files import file_rows, max_file_bytes
-from ..services.workspaces.lifecycle import CheckoutFolderError, set_checkout_folder
+from ..services.workspaces.lifecycle import (
+    CheckoutFolderError,
+    set_checkout_folder,
+    set_token_counts,
+)
 from ..services.workspaces.paths import WorkspacePathError
 from .htmx_request import HtmxHttpRequest
 
@@ -139,6 +151,28 @@ def workspace_checkout_folder(request: HtmxHttpRequest, slug: str) -> HttpRespon
     return render(request, WORKSPACE_PAGE, context, status=422)
 
 
+@require_POST
+def workspace_token_counts(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Set the encoding the editor counts tokens in and the workspace's context window (the
+    owner's setting, docs/user-guide.md, "Token counts")."""
+    access = workspace_access(request.user, slug, Capability.MANAGE)
+    form = TokenCountsForm(request.POST)
+    if form.is_valid():
+        workspace = set_token_counts(
+            access.workspace,
+            form.cleaned_data["token_encoding"],
+            form.cleaned_data["context_window"],
+        )
+        messages.success(
+            request,
+            f"Tokens are counted in {workspace.token_encoding} against a context window of "
+            f"{workspace.context_window} tokens.",
+        )
+        return redirect(workspace)
+    context = workspace_context(access, token_form=form)
+    return render(request, WORKSPACE_PAGE, context, status=422)
+
+
 def suite_form(suites: Iterable[Suite], data: Any = None) -> SuiteForm:
     """The form of a new suite beside `suites`, offering today's format and their periods."""
     profiles = [(profile.name, profile.label) for profile in new_suite_profiles(suites)]
@@ -174,6 +208,12 @@ def workspace_context(access: WorkspaceAccess, **forms: Any) -> dict[str, Any]:
         "conflicts": open_conflicts(workspace),
         "patterns_form": None,
         "checkout_form": CheckoutFolderForm(initial={"checkout_folder": workspace.checkout_folder}),
+        "token_form": TokenCountsForm(
+            initial={
+                "token_encoding": workspace.token_encoding,
+                "context_window": workspace.context_window,
+            }
+        ),
         "remote": remote_panel(workspace),
         "review_report": review_report(access),
         **forms,

@@ -27,8 +27,10 @@ def api(examples: Workspace) -> ApiClient:
     return ApiClient(api_token(member(examples, "viewer")))
 
 
-def exported_rows(workspace: Workspace, out: Path, toon: bool = False) -> list[dict[str, object]]:
-    summary = export_workspace(workspace, out, toon=toon)
+def exported_rows(
+    workspace: Workspace, out: Path, toon: bool = False, tokens: bool = False
+) -> list[dict[str, object]]:
+    summary = export_workspace(workspace, out, toon=toon, tokens=tokens)
     lines = (summary.folder / FORMATTED_FILE).read_text(encoding="utf-8").splitlines()
     return [row for row in map(json.loads, lines) if row["file"] == SUITE and row["id"] == CASE]
 
@@ -41,6 +43,28 @@ def test_gives_the_rows_export_writes_lm_then_agent(
     assert response.status_code == 200
     assert response.json() == exported_rows(examples, tmp_path)
     assert [row["mode"] for row in response.json()] == ["lm", "agent"]
+
+
+def test_each_row_holds_the_cases_lint_findings_and_token_counts_when_asked(
+    examples: Workspace, api: ApiClient, tmp_path: Path
+) -> None:
+    examples.token_encoding = "cl100k_base"
+    examples.save()
+
+    rows = api.get("/workspaces/examples/formatted", suite=SUITE, id=CASE, tokens="true").json()
+
+    assert rows == exported_rows(examples, tmp_path, tokens=True)
+    for row in rows:
+        assert isinstance(row["lint"], list)
+        assert row["tokens"]["encoding"] == "cl100k_base"
+        assert row["tokens"]["question"] > 10
+        assert set(row["tokens"]) == {
+            "encoding",
+            "question",
+            "guidelines",
+            "system_message",
+            "evaluator_prompt",
+        }
 
 
 @pytest.mark.parametrize("mode", ["lm", "agent"])

@@ -124,3 +124,13 @@ def test_the_preview_shows_what_formatted_jsonl_holds_for_every_test(
             shown[test_id] = (question.group(1), system.group(1) if system else None)
 
     assert shown == {key: (row["question"], row["system_message"]) for key, row in rows.items()}
+
+
+def test_the_preview_lints_the_test_and_counts_its_tokens(client: Client) -> None:
+    html = preview(client, stored_test("greet-{{ lang }}"))
+
+    lint = html[html.index('id="lint-findings"') : html.index('id="token-counts"')]
+    assert "No finding for the case as a whole" in lint
+    tokens = html[html.index('id="token-counts"') :]
+    assert tokens.count('<td class="num model-tokens">') == 2  # one row per expanded test
+    assert '<th scope="row">greet-en</th>' in tokens

@@ -162,7 +162,8 @@ def test_check_passes_when_no_case_has_a_warning(tmp_path: Path) -> None:
     write_files(
         tmp_path / "clean",
         {
-            "e.yaml": "$schema: agentv-eval-v2\nevalcases:\n  - id: a\n    outcome: o\n"
+            "e.yaml": "$schema: agentv-eval-v2\nevalcases:\n  - id: a\n"
+            "    outcome: Greets the user back in one friendly sentence\n"
             "    input_messages:\n      - {role: user, content: hi}\n"
         },
     )

@@ -83,6 +83,8 @@ def test_searching_1000_cases_uses_as_many_queries_as_a_small_suite(
         {"status": "draft"},
         {"warnings": "with"},
         {"warnings": "without"},
+        {"lint": "with"},
+        {"lint": "without"},
         {"markers": "markers"},
         {"markers": "cannot"},
         {"tag": "smoke"},

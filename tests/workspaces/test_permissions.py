@@ -174,6 +174,8 @@ ENDPOINTS = [
     Endpoint("tests_import", "post", Capability.EDIT, lambda w: {"action": "preview"}),
     Endpoint("case_create", "post", Capability.EDIT, lambda w: {"case_id": "third"}),
     Endpoint("case_duplicate", "post", Capability.EDIT),
+    Endpoint("case_fork", "post", Capability.EDIT, lambda w: {"turn": "1"}),
+    Endpoint("case_take_prefix", "post", Capability.EDIT, lambda w: {"version": "1"}),
     Endpoint("case_move", "post", Capability.EDIT, lambda w: {"direction": "down"}),
     Endpoint("case_delete", "post", Capability.EDIT),
     Endpoint("case_bulk", "post", Capability.EDIT, lambda w: selected(w, "submit")),
@@ -209,6 +211,12 @@ ENDPOINTS = [
         "post",
         Capability.MANAGE,
         lambda w: {"checkout_folder": "/srv/repo"},
+    ),
+    Endpoint(
+        "workspace_token_counts",
+        "post",
+        Capability.MANAGE,
+        lambda w: {"token_encoding": "cl100k_base", "context_window": "8000"},
     ),
     Endpoint(
         "member_add", "post", Capability.MANAGE, lambda w: {"username": "someone", "role": "owner"}

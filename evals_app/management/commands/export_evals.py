@@ -18,6 +18,7 @@ from evals_app.services.exports.batches import MAX_JOBS
 from evals_app.services.exports.exporting import export_workspace
 from evals_app.services.exports.other_formats import ExportRefused, export_workspace_as
 from evals_app.services.review.review_export import write_reviews
+from evals_app.services.suites.lint_report import lint_workspace
 
 
 class Command(BaseCommand):
@@ -51,10 +52,18 @@ class Command(BaseCommand):
         )
         parser.add_argument("--mode", choices=[*MODES, "both"], default="both")
         parser.add_argument(
-            "--check", action="store_true", help="exit with status 1 if any case has a warning"
+            "--check",
+            action="store_true",
+            help="also lint every case; exit with status 1 if any case has a formatting warning "
+            "or a lint finding of severity error or warning",
         )
         parser.add_argument(
             "--toon", action="store_true", help="add question_toon (the turns in TOON) to each line"
+        )
+        parser.add_argument(
+            "--tokens",
+            action="store_true",
+            help="add tokens (each text's token count, in the workspace's encoding) to each line",
         )
         parser.add_argument(
             "--approved-only",
@@ -79,6 +88,7 @@ class Command(BaseCommand):
         mode: str,
         check: bool,
         toon: bool,
+        tokens: bool,
         approved_only: bool,
         jobs: int | None,
         **options: Any,
@@ -124,6 +134,7 @@ class Command(BaseCommand):
                     out,
                     modes=modes,
                     toon=toon,
+                    tokens=tokens,
                     approved_only=approved_only,
                     jobs=jobs,
                     on_case=progress.update,
@@ -146,8 +157,18 @@ class Command(BaseCommand):
                         f"{len(summary.warnings)} warnings"
                     )
                 )
-        if check and warnings:
-            raise CommandError(f"--check: {warnings} formatting warnings")
+        if not check:
+            return
+        failing = 0
+        for item in workspaces:
+            for found in lint_workspace(item):
+                self.stdout.write(f"lint: {found}")
+                failing += found.finding.severity != "info"
+        if warnings or failing:
+            raise CommandError(
+                f"--check: {warnings} formatting warnings, {failing} lint findings "
+                "(errors and warnings)"
+            )
 
     def _export_as(
         self,

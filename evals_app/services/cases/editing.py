@@ -59,7 +59,7 @@ def save_case(
         owner = Case.objects.filter(pk=case.pk).values("suite_id")
         Suite.objects.select_for_update().filter(pk__in=owner).first()
         current = Case.objects.select_for_update().select_related("suite").get(pk=case.pk)
-        _check_editable(current.suite)
+        check_editable(current.suite)
         if current.version != base_version:
             raise CaseConflict(current)
         _check_id_free(current.suite_id, parts.case_id, current.pk)
@@ -83,7 +83,7 @@ def paste_case(suite: Suite, source: str, author: User | None = None) -> tuple[C
             raise
         error.line = load_yaml(source, track_lines=True).line_of(field_path(error.field))
         raise
-    _check_editable(suite)
+    check_editable(suite)
     with transaction.atomic():
         Suite.objects.select_for_update().get(pk=suite.pk)
         existing = suite.cases.select_for_update().filter(case_id=parts.case_id).first()
@@ -169,7 +169,7 @@ def _replace_content(
     return case
 
 
-def _check_editable(suite: Suite) -> None:
+def check_editable(suite: Suite) -> None:
     """A CSV file's cases (and those of a folder of cases, or of `scenarios:`) are formatted
     and previewed, never edited (docs/formats.md)."""
     if suite.read_only:

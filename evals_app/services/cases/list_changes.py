@@ -96,7 +96,7 @@ def duplicate_case(case: Case, author: User | None = None) -> Case:
         duplicate = Case.objects.get(pk=case.pk)  # a second instance, saved below as a new row
         duplicate.pk = None
         duplicate._state.adding = True
-        duplicate.case_id = _copy_id(suite, original.case_id)
+        duplicate.case_id = unused_id(suite, original.case_id)
         duplicate.position = position_after(suite.cases.all(), original.position)
         duplicate.version = 1
         duplicate.status = ReviewStatus.DRAFT  # a copy is a new case: nobody reviewed it yet
@@ -157,8 +157,10 @@ def _check_id(suite: Suite, case_id: str) -> None:
         )
 
 
-def _copy_id(suite: Suite, case_id: str) -> str:
-    base = f"{case_id}-copy"
+def unused_id(suite: Suite, case_id: str, suffix: str = "copy") -> str:
+    """An id for a copy of `case_id` that no case of `suite` has: `<id>-copy`, `<id>-copy-2`…
+    (or another `suffix`)."""
+    base = f"{case_id}-{suffix}"
     # The names a copy may take, looked up a hundred at a time by their exact ids (the unique
     # index), not by prefix, which would read every id of a large suite.
     candidate = ""

@@ -39,6 +39,7 @@ SUMMARY_FIELDS = [
     "marker_reason",
     "format_warnings",
     "format_problem",
+    "lint_findings",
 ]
 # The cases the worker recomputes in one transaction: small enough that a save elsewhere
 # waits a moment at most (SQLite has one writer), large enough that a query per batch is
@@ -84,6 +85,7 @@ def set_summary(case: Case, summary: Summary, generation: int = 0) -> None:
     case.marker_reason = summary.reason
     case.format_warnings = list(summary.warnings)
     case.format_problem = summary.problem
+    case.lint_findings = list(summary.lint)
 
 
 def summary_of(formatter: WorkspaceFormatter, suite: Suite, case: Case) -> Summary:

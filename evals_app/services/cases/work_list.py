@@ -1,9 +1,9 @@
 """The suite page as a work list: which cases it shows (search and filters) and in what order.
 
-A listing is what the page's query string says (`q`, `status`, `warnings`, `markers`,
+A listing is what the page's query string says (`q`, `status`, `warnings`, `lint`, `markers`,
 `conflicts`, `tag`, `score`, `sort`), so a filtered, sorted view of a suite is a URL that can be
 shared.
-The warnings and role-marker filters read the stored case summaries
+The warnings, lint and role-marker filters read the stored case summaries
 (services/cases/summaries.py) as they are: while the worker recomputes some, the page says so.
 """
 
@@ -24,6 +24,8 @@ from .search_index import search_filter as indexed_search
 from .tags import cases_tagged
 
 WARNINGS = {"with": "With warnings", "without": "Without warnings"}
+# The findings of the one-case lint rules, stored with the summaries (docs/user-guide.md).
+LINT = {"with": "Has lint findings", "without": "No lint findings"}
 MARKERS = {"markers": "Role markers", "flat": "Flat", "cannot": "Cannot be formatted"}
 # A case a sync left in conflict with the repository (docs/sync.md, "Conflicts").
 CONFLICTS = {"open": "In conflict", "none": "Not in conflict"}
@@ -47,6 +49,7 @@ class CaseListing:
     q: str = ""
     status: str = ""
     warnings: str = ""
+    lint: str = ""
     markers: str = ""
     conflicts: str = ""
     tag: str = ""
@@ -57,8 +60,8 @@ class CaseListing:
     @property
     def is_filtered(self) -> bool:
         """Whether some cases of the suite may be left out."""
-        filters = (self.q, self.status, self.warnings, self.markers, self.conflicts, self.tag)
-        return any((*filters, self.score))
+        filters = (self.q, self.status, self.warnings, self.lint, self.markers, self.conflicts)
+        return any((*filters, self.tag, self.score))
 
     @property
     def filters_described(self) -> list[str]:
@@ -69,6 +72,8 @@ class CaseListing:
             described.append(f"review: {ReviewStatus(self.status).label}")
         if self.warnings in WARNINGS:
             described.append(WARNINGS[self.warnings].lower())
+        if self.lint in LINT:
+            described.append(LINT[self.lint].lower())
         if self.markers in MARKERS:
             described.append(f"formatting: {MARKERS[self.markers]}")
         if self.tag:
@@ -85,7 +90,7 @@ class CaseListing:
     @property
     def needs_summaries(self) -> bool:
         """Whether the filters read the stored formatting summaries."""
-        return bool(self.warnings or self.markers)
+        return bool(self.warnings or self.lint or self.markers)
 
     def parameters(self) -> dict[str, str]:
         """The query string's parameters for this listing, empty ones left out."""
@@ -111,6 +116,10 @@ def listed_cases(
         cases = cases.filter(role_markers__isnull=False).exclude(format_warnings=[])
     elif listing.warnings == "without":
         cases = cases.filter(role_markers__isnull=False, format_warnings=[])
+    if listing.lint == "with":
+        cases = cases.filter(role_markers__isnull=False).exclude(lint_findings=[])
+    elif listing.lint == "without":
+        cases = cases.filter(role_markers__isnull=False, lint_findings=[])
     if listing.markers == "markers":
         cases = cases.filter(role_markers=True)
     elif listing.markers == "flat":

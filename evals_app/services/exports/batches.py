@@ -65,6 +65,7 @@ class ExportWork:
     folder: ExportFolder  # where the files go (each worker creates the folders it needs)
     modes: tuple[Mode, ...]
     toon: bool
+    tokens: bool = False  # each row's token counts (`export_evals --tokens`)
 
 
 @dataclass
@@ -137,7 +138,9 @@ def format_batch(
                 document = decode_json(text)
                 if keep_documents:
                     documents.append(document)
-                rows = formatted_rows(work.formatter, suite, document, work.modes, toon=work.toon)
+                rows = formatted_rows(
+                    work.formatter, suite, document, work.modes, toon=work.toon, tokens=work.tokens
+                )
                 for row in rows:
                     mode = row["mode"]
                     result.warnings.extend(f"{suite.path} ({mode}): {w}" for w in row["warnings"])

@@ -63,6 +63,7 @@ def export_workspace(
     *,
     modes: tuple[Mode, ...] = ("lm", "agent"),
     toon: bool = False,
+    tokens: bool = False,
     approved_only: bool = False,
     jobs: int | None = None,
     on_case: Callable[[], object] = lambda: None,
@@ -70,7 +71,8 @@ def export_workspace(
     """Write `workspace` under `out/<slug>/`; every file is replaced atomically.
 
     Each suite is written in the form and spelling it came in (docs/formats.md); CSV files
-    of cases are stored files, written as they are. With `approved_only`, only cases whose
+    of cases are stored files, written as they are. With `tokens`, each row of
+    `formatted.jsonl` holds its token counts. With `approved_only`, only cases whose
     review is approved are written (and formatted). `jobs`: the worker processes that format
     a workspace of more than one batch of cases (default: one per core, at most 4; 1 formats
     in this process).
@@ -87,7 +89,7 @@ def export_workspace(
         formatter = WorkspaceFormatter(workspace)
         formatter.read_everything(suites)
         folders = ExportFolder(folder)
-        work = ExportWork(formatter, suites, folders, modes, toon)
+        work = ExportWork(formatter, suites, folders, modes, toon, tokens)
         cases = sum(suite.stored_case_count for suite in suites)  # type: ignore[attr-defined]
         # The stored files first, written by one worker while the others format the first cases.
         with_texts = (_with_source_texts(suites, read) for read in case_batches)

@@ -63,6 +63,7 @@ SUMMARY_COLUMNS = (
     "marker_reason",
     "format_warnings",
     "format_problem",
+    "lint_findings",
 )
 SUITE_TEXT_COLUMNS = ("source_text", "base_source_text", "settled_stamp", "base_blob", "base_reads")
 
@@ -318,4 +319,5 @@ def _summary_columns(summary: Summary) -> tuple[object, ...]:
         summary.reason,
         encode_json(list(summary.warnings)),
         summary.problem,
+        encode_json(list(summary.lint)),
     )

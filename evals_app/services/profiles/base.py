@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ...eval_files.dialects import Profile
+from ...formatting.lint import RoleOrder
 from ...formatting.profile_2025.formatter import Mode
 from ...formatting.workspace_files import FileSource
 
@@ -20,13 +21,15 @@ if TYPE_CHECKING:  # the formatter reads the database; profiles only receive one
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """A case's summary as stored: its lm formatting in short, or why there is none."""
+    """A case's summary as stored: its lm formatting in short, or why there is none, and the
+    findings of the one-case lint rules (docs/user-guide.md, "Lint rules")."""
 
     input_turns: int
     role_markers: bool | None
     reason: str = ""
     warnings: tuple[str, ...] = ()
     problem: str = ""
+    lint: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,8 @@ class SuiteProfile(Protocol):
     # Whether a case runs once per prompt and list value, each run its own formatted test
     # (the editor offers variables, asserts and turns; the settings page lists the runs).
     expands_tests: bool
+    # The order of roles the conversation linter checks (docs/user-guide.md, "Lint rules").
+    role_order: RoleOrder
     # The spellings of the list of cases a file gets this profile by, when first read.
     cases_keys: tuple[str, ...]
 

@@ -3,16 +3,20 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...eval_files.case_parts import CaseParts, case_input, file_evaluators, split_case
 from ...eval_files.dialects import EVAL_SCHEMA, PROFILE_LABELS, Profile
 from ...eval_files.errors import EvalFileError
+from ...eval_files.merge_keys import merged
 from ...eval_files.reading import read_case
+from ...formatting.lint import RoleOrder
 from ...formatting.profile_2025.formatter import FormattedCase, Mode, format_case
 from ...formatting.toon import encode_turns
 from ...formatting.workspace_files import FileSource, resolve_file
 from .base import FileReading, FormattedTexts, NewSuite, Summary, suite_files
+from .linting import case_lint
 
 if TYPE_CHECKING:
     from ...eval_files.discovery import FoundEvalFile
@@ -27,6 +31,8 @@ class Profile2025:
     word = "2025"
     label = PROFILE_LABELS[name]
     expands_tests = False
+    # A system turn after the first other turn goes to the model as an assistant turn.
+    role_order = RoleOrder(later_system="an assistant turn that begins with @[System]:")
     cases_keys: tuple[str, ...] = ("evalcases", "eval_cases", "cases")
 
     def new_suite(self) -> NewSuite:
@@ -44,8 +50,11 @@ class Profile2025:
     def summary(
         self, formatter: WorkspaceFormatter, suite: Suite, document: Any, parts: CaseParts
     ) -> Summary:
-        """The lm formatting of the case in short."""
-        return summary_of(len(parts.input_messages), formatter.format_parts(parts, suite, "lm"))
+        """The lm formatting of the case in short, and its lint."""
+        summary = summary_of(len(parts.input_messages), formatter.format_parts(parts, suite, "lm"))
+        header = formatter.file_header(suite)
+        lint = case_lint(self, document, header, eval_path=suite.path, files=formatter.files)
+        return replace(summary, lint=lint)
 
     def formatted_texts(
         self, formatter: WorkspaceFormatter, suite: Suite, document: Any
@@ -90,8 +99,10 @@ class Profile2025:
     ) -> FileReading:
         """Each case formatted once; its evaluators are those of the file itself."""
         reading = FileReading()
+        lint_header = merged(header)  # once per file, not per case
         evaluators = file_evaluators(eval_file.contents.header)
-        for parts in eval_file.contents.parts:
+        contents = eval_file.contents
+        for document, parts in zip(contents.cases, contents.parts, strict=True):
             case = case_input(parts, evaluators)
             reading.files.update(_resolved(case.file_references(), eval_file.path, files))
             formatted = format_case(
@@ -100,7 +111,10 @@ class Profile2025:
             reading.warnings.extend(
                 f"{eval_file.path}: {warning.message}" for warning in formatted.warnings
             )
-            reading.summaries.append(summary_of(len(parts.input_messages), formatted))
+            lint = case_lint(self, document, lint_header, eval_path=eval_file.path, files=files)
+            reading.summaries.append(
+                replace(summary_of(len(parts.input_messages), formatted), lint=lint)
+            )
         return reading
 
     def files_read(

@@ -4,17 +4,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...eval_files.case_parts import CaseParts
 from ...eval_files.dialects import PROFILE_LABELS, Profile
 from ...eval_files.merge_keys import merged
 from ...eval_files.upgrade import is_older_file
+from ...formatting.lint import RoleOrder
 from ...formatting.profile_2025.formatter import Mode
 from ...formatting.profile_2026 import FormattedTest, format_tests_2026
 from ...formatting.toon import encode_turns
 from ...formatting.workspace_files import FileSource
 from .base import FileReading, FormattedTexts, NewSuite, Summary, suite_files
+from .linting import case_lint
 
 if TYPE_CHECKING:
     from ...eval_files.discovery import FoundEvalFile
@@ -29,6 +32,8 @@ class Profile2026:
     word = "2026"
     label = PROFILE_LABELS[name]
     expands_tests = True
+    # A system turn after the first other turn goes to the model as an assistant turn.
+    role_order = RoleOrder(later_system="an assistant turn that begins with @[System]:")
     cases_keys: tuple[str, ...] = ("tests",)
 
     def new_suite(self) -> NewSuite:
@@ -53,9 +58,11 @@ class Profile2026:
     def summary(
         self, formatter: WorkspaceFormatter, suite: Suite, document: Any, parts: CaseParts
     ) -> Summary:
-        """The markers of the first expanded test and the warnings of them all."""
+        """The markers of the first expanded test and the warnings of them all, and its lint."""
         tests = formatter.format_tests(document, suite, "lm")
-        return summary_of_tests(len(parts.input_messages), tests)
+        header = formatter.file_header(suite)
+        lint = case_lint(self, document, header, eval_path=suite.path, files=formatter.files)
+        return replace(summary_of_tests(len(parts.input_messages), tests), lint=lint)
 
     def formatted_texts(
         self, formatter: WorkspaceFormatter, suite: Suite, document: Any
@@ -101,13 +108,16 @@ class Profile2026:
         contents = eval_file.contents
         recording = _RecordingFiles(files)
         reading = FileReading()
+        lint_header = merged(header)  # once per file, not per case
         for document, parts in zip(contents.cases, contents.parts, strict=True):
             tests = format_tests_2026(
                 merged(document), merged(header), eval_path=eval_file.path, files=recording
             )
             warnings = dict.fromkeys(warning.message for test in tests for warning in test.warnings)
             reading.warnings.extend(f"{eval_file.path}: {message}" for message in warnings)
-            reading.summaries.append(summary_of_tests(len(parts.input_messages), tests))
+            lint = case_lint(self, document, lint_header, eval_path=eval_file.path, files=files)
+            summary = summary_of_tests(len(parts.input_messages), tests)
+            reading.summaries.append(replace(summary, lint=lint))
         reading.files = recording.found
         return reading
 

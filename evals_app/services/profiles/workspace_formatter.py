@@ -45,6 +45,9 @@ class WorkspaceFormatter:
         self._patterns: dict[str, tuple[str, ...]] = {}
         # The header of each eval file that refers to another's cases, None if it is gone.
         self._referrer_headers: dict[str, dict[Any, Any] | None] = {}
+        # The stored files asked for by path so far, and those found (`_stored_texts`).
+        self._asked_paths: set[str] = set()
+        self._asked_texts: dict[str, str] = {}
 
     @cached_property
     def file_texts(self) -> dict[str, str]:
@@ -107,10 +110,7 @@ class WorkspaceFormatter:
         paths = _referable_paths(case, suite.path)
         if len(paths) > _MAX_PATHS_IN_QUERY:
             return self._format(case, suite, mode, self.files)
-        texts: dict[str, str] = {}
-        if paths:
-            texts = dict(self.workspace.files.filter(path__in=paths).values_list("path", "text"))
-        return self._format(case, suite, mode, MappingFiles(texts))
+        return self._format(case, suite, mode, MappingFiles(self._stored_texts(paths)))
 
     def format_tests(
         self,
@@ -179,6 +179,13 @@ class WorkspaceFormatter:
         for path in paths:
             self._referrer_headers[path] = headers.get(path)
 
+    def files_for(self, references: list[str], eval_path: str) -> MappingFiles:
+        """The stored files `references` (of the eval file at `eval_path`) may resolve to: the
+        loaded files, else one query, as the preview reads them."""
+        if "file_texts" in self.__dict__:
+            return self.files
+        return self._files_for(references, eval_path)
+
     def _files_for(self, references: list[str] | None, eval_path: str) -> MappingFiles:
         """The stored files that `references` may resolve to, in one query; every file when a
         reference is only known once rendered, or when there are too many to ask for."""
@@ -187,11 +194,16 @@ class WorkspaceFormatter:
         paths = {path for value in references for path in candidate_paths(value, eval_path)}
         if len(paths) > _MAX_PATHS_IN_QUERY:
             return self.files
-        if not paths:
-            return MappingFiles({})
-        return MappingFiles(
-            dict(self.workspace.files.filter(path__in=paths).values_list("path", "text"))
-        )
+        return MappingFiles(self._stored_texts(paths))
+
+    def _stored_texts(self, paths: set[str]) -> dict[str, str]:
+        """The stored texts of those of `paths` that are files, in one query; none when every
+        path was asked for already (the preview's formatting and its lint read the same)."""
+        if not paths <= self._asked_paths:
+            found = self.workspace.files.filter(path__in=paths).values_list("path", "text")
+            self._asked_texts.update(found)
+            self._asked_paths |= paths
+        return {path: self._asked_texts[path] for path in paths if path in self._asked_texts}
 
     def _format(
         self, case: CaseInput, suite: Suite, mode: Mode, files: MappingFiles

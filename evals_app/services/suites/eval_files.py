@@ -24,6 +24,7 @@ from ..cases.summaries import (
     stored_formatting,
 )
 from ..cases.tags import tags_of
+from ..cases.variants import VariantLink, variant_link
 from ..cases.work_list import CaseListing, listed_cases, ordered_cases
 from ..profiles import DEFAULT, SuiteProfile
 from ..workspaces.activity import record_activity
@@ -138,6 +139,11 @@ class CaseSummary:
         document = self.case.document
         turns = document.get(TURNS_KEY) if isinstance(document, dict) else None
         return len(turns) if isinstance(turns, list) else None
+
+    @property
+    def variant_of(self) -> VariantLink | None:
+        """The case this one is a variant of (docs/user-guide.md, "Variants"), if any."""
+        return variant_link(self.case.document)
 
 
 def _with_open_threads(cases: QuerySet[Case]) -> QuerySet[Case]:

@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.text import slugify
 
+from ...formatting.token_counts import ENCODINGS
 from ...models import ActivityRecord, Membership, Workspace
 from .activity import record_activity
 
@@ -128,6 +129,26 @@ def clean_checkout_folder(raw: str) -> str:
 
 
 MAX_CHECKOUT_FOLDER_LENGTH = 1000  # the max_length of Workspace.checkout_folder
+
+
+# The largest context window the setting takes: ten million tokens, beyond any model's.
+MAX_CONTEXT_WINDOW = 10_000_000
+
+
+def set_token_counts(workspace: Workspace, encoding: str, context_window: int) -> Workspace:
+    """Store how the editor counts tokens and the context window it counts them against
+    (docs/user-guide.md, "Token counts"). Raises ValueError for an encoding or a window the
+    setting does not take (the form refuses them first)."""
+    if encoding not in ENCODINGS:
+        raise ValueError(f"unknown encoding {encoding!r}")
+    if not 1 <= context_window <= MAX_CONTEXT_WINDOW:
+        raise ValueError(f"a context window is 1 to {MAX_CONTEXT_WINDOW} tokens")
+    with transaction.atomic():
+        locked = Workspace.objects.select_for_update().get(pk=workspace.pk)
+        locked.token_encoding = encoding
+        locked.context_window = context_window
+        locked.save(update_fields=["token_encoding", "context_window", "updated_at"])
+    return locked
 
 
 def set_checkout_folder(workspace: Workspace, raw: str) -> Workspace:
