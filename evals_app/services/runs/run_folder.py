@@ -39,7 +39,7 @@ def suite_run_files(
     (`tests: ./cases.yaml`, a folder of cases) runs with that suite's file, as AgentV reads
     it: never alone."""
     files = suite.workspace.file_texts()
-    referrer = _referring_suite(suite)
+    referrer = referring_suite(suite)
     suite_text: str | None
     if referrer is not None:
         files[suite.path] = suite_file_text(suite, documents)
@@ -61,7 +61,8 @@ def suite_run_files(
     )
 
 
-def _referring_suite(suite: Suite) -> Suite | None:
+def referring_suite(suite: Suite) -> Suite | None:
+    """The suite whose file names `suite`'s file of cases (`tests: ./cases.yaml`), or None."""
     if not suite.referenced_by:
         return None
     return Suite.objects.filter(workspace=suite.workspace_id, path=suite.referenced_by).first()
@@ -94,7 +95,7 @@ def write_run_folder(
         (root / ".agentv" / "config.yaml").write_text(RUN_CONFIG, encoding="utf-8")
     for private in ("home", "tmp"):
         (folder / private).mkdir(mode=0o700, exist_ok=True)
-    referrer = _referring_suite(suite)
+    referrer = referring_suite(suite)
     return files.target(suite.path if referrer is None else referrer.path)
 
 

@@ -22,7 +22,7 @@ from .agentv_cli import agentv_command, agentv_status, forget_agentv_status
 from .agentv_process import AgentvFailed, AgentvOutput, run_agentv
 from .generations import Generation, generation_of
 from .results import ResultsUnreadable, TestResult, read_results, warnings_of
-from .run_folder import write_run_folder
+from .run_folder import referring_suite, write_run_folder
 from .spellings import RunSpelling, run_spelling
 from .targets import TargetsFileError, judge_of, run_targets
 
@@ -46,12 +46,14 @@ def run_cases(job: Job, progress: Progress) -> dict[str, Any]:
     folder = scratch_folder(job, "run")  # mode 0700: this user's only
     try:
         try:
+            # A file of cases that another suite names runs with that suite's file.
+            runs_as = referring_suite(run.suite) or run.suite
             spelling = run_spelling(
-                generation, run.suite, documents, run.suite.workspace.file_texts()
+                generation, runs_as, documents, run.suite.workspace.file_texts()
             )
-            # A file of cases that another suite names runs with that suite's file, as stored.
-            texts = {} if run.suite.referenced_by else {run.suite.path: spelling.text}
-            eval_file = write_run_folder(folder, run.suite, documents, {**texts, **spelling.files})
+            eval_file = write_run_folder(
+                folder, run.suite, documents, {runs_as.path: spelling.text, **spelling.files}
+            )
             providers = generation.providers_file(folder, run_targets())
             judge = judge_of(run.target)
         except TargetsFileError as error:
