@@ -4,6 +4,12 @@ import evals_app.models.ordered_json
 from django.db import migrations, models
 
 
+def lint_at_next_worker_start(apps, schema_editor):
+    """Every stored summary lacks its lint findings: out of date, so the worker recomputes
+    them when it starts (services/cases/summaries.py, `refresh_stale_workspaces`)."""
+    apps.get_model("evals_app", "Case").objects.update(summary_current=False)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [

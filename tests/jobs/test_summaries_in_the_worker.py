@@ -52,3 +52,21 @@ def test_new_guideline_patterns_are_applied_by_the_worker_and_the_page_says_so_m
     finally:
         worker.stop()
     assert "being recomputed" not in client.get(page).content.decode()
+
+
+def test_a_worker_that_starts_refreshes_summaries_a_migration_marked_out_of_date(
+    team: Workspace, tasks_in_the_database: object
+) -> None:
+    """As the migration that added lint findings does: every summary out of date, and no
+    refresh asked for; the next worker to start brings them back."""
+    cases = Case.objects.filter(suite__workspace=team)
+    expected = {case.case_id: case.lint_findings for case in cases}
+    assert any(expected.values())  # the factory's cases have findings to find again
+    cases.update(summary_current=False, lint_findings=[])
+    worker = Worker(tasks_in_the_database)  # type: ignore[arg-type]
+    worker.start()
+    try:
+        until(lambda: all_current(team), lambda: "the worker never refreshed the summaries")
+    finally:
+        worker.stop()
+    assert {case.case_id: case.lint_findings for case in cases.all()} == expected

@@ -1,8 +1,9 @@
 """`manage.py db_worker`: django-tasks' database worker, made steady (docs/jobs.md, "The
 worker").
 
-- As it starts, it marks failed the jobs of workers that are gone and removes the job files no
-  unfinished job needs (services/jobs/leftovers.py).
+- As it starts, it marks failed the jobs of workers that are gone, removes the job files no
+  unfinished job needs (services/jobs/leftovers.py) and asks for the refresh of out-of-date
+  summaries (services/cases/summaries.py).
 - "database is locked" (SQLite's writer held past the timeout) while it looks for a task or
   records how one ended is waited out and tried again, never fatal.
 - Any other error of its loop ends the process with status 1, under --reload too, where the
@@ -26,6 +27,7 @@ from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import is_locked_database_exception
 
 from evals_app.models import Job
+from evals_app.services.cases.summaries import refresh_stale_workspaces
 from evals_app.services.jobs.leftovers import sweep_leftovers
 from evals_app.services.jobs.locked_database import PAUSE_SECONDS, retried_when_locked
 from evals_app.services.jobs.wake import WakeSocket
@@ -43,6 +45,7 @@ class SteadyWorker(db_worker.Worker):
     def _run_steadily(self) -> None:
         retried_when_locked(lambda: notice_dead_workers(Job.objects.all()), "noticing dead jobs")
         sweep_leftovers()
+        retried_when_locked(refresh_stale_workspaces, "asking for out-of-date summaries")
         while True:
             try:
                 super().run()

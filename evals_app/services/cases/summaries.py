@@ -10,7 +10,9 @@ whole suite's (docs/performance.md, "Summaries"):
   `mark_workspace_stale`): one row per suite;
 - a change of a workspace file clears `summary_current` on the cases that may refer to it;
 - the worker then recomputes what is out of date, in small batches (`refresh_workspace`), each
-  one short transaction; meanwhile the suite page says so (`pending_summaries`).
+  one short transaction; meanwhile the suite page says so (`pending_summaries`);
+- a migration that changes what a summary holds marks every summary out of date; a worker that
+  starts asks for the refresh of each workspace that has one (`refresh_stale_workspaces`).
 """
 
 from __future__ import annotations
@@ -179,6 +181,21 @@ def mark_file_stale(workspace: Workspace, path: str) -> None:
 
 def _is_folder_of_a_suite(workspace: Workspace, path: str) -> bool:
     return workspace.suites.filter(path__startswith=f"{path}/").exists()
+
+
+def refresh_stale_workspaces() -> list[int]:
+    """Ask the worker to refresh each workspace that has an out-of-date summary no refresh was
+    asked for (a migration marked them; a worker calls this as it starts); returns them."""
+    stale = (
+        Case.objects.filter(summary_current__in=[False])
+        .order_by()
+        .values_list("suite__workspace", flat=True)
+        .distinct()
+    )
+    workspaces = sorted(stale)
+    for workspace_pk in workspaces:
+        refresh_later(workspace_pk)
+    return workspaces
 
 
 def refresh_later(workspace_pk: int) -> None:
