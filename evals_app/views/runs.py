@@ -23,6 +23,8 @@ from ..services.runs.listing import last_results, last_suite_run
 from ..services.runs.starting import (
     RunRefused,
     cancel_run,
+    cases_run_all_runs,
+    names_files_of_cases,
     run_refusal,
     run_unavailable,
     start_run,
@@ -69,10 +71,12 @@ def _latest_run_of(case: Case) -> Run | None:
     return None
 
 
-def suite_run_context(access: WorkspaceAccess, suite: Suite, cases: list[Case]) -> dict[str, Any]:
-    """What the suite page shows of runs: the last run's pass rate, Run all and Run selected
-    (or why not, beside the disabled buttons), and each listed case's last result (as
-    `case.last_run_result`)."""
+def suite_run_context(
+    access: WorkspaceAccess, suite: Suite, cases: list[Case], total: int
+) -> dict[str, Any]:
+    """What the suite page shows of runs: the last run's pass rate, Run all (of `total` cases,
+    or those of the files of cases the suite names) and Run selected (or why not, beside the
+    disabled buttons), and each listed case's last result (as `case.last_run_result`)."""
     refusal, targets = _run_choices(access)
     results = last_results(cases)
     for case in cases:
@@ -81,6 +85,9 @@ def suite_run_context(access: WorkspaceAccess, suite: Suite, cases: list[Case]) 
         "suite_run_refusal": refusal,
         "suite_run_targets": targets,
         "suite_run_unavailable": "" if refusal else run_unavailable(access, suite),
+        "run_all_total": cases_run_all_runs(suite).count()
+        if names_files_of_cases(suite)
+        else total,
         "last_suite_run": last_suite_run(suite),
     }
 
@@ -91,12 +98,12 @@ def suite_run(request: HtmxHttpRequest, slug: str, suite_pk: int) -> HttpRespons
     then show the run's page; a refusal is a message on the suite page."""
     access = workspace_access(request.user, slug)
     suite = get_object_or_404(access.workspace.suites, pk=suite_pk)
-    chosen = suite.cases.order_by("position")
+    chosen = cases_run_all_runs(suite)
     if request.POST.get("scope") != "all":
         selected = request.POST.getlist("cases")
         if len(selected) > MAX_SELECTED or not all(pk.isdigit() for pk in selected):
             return HttpResponseBadRequest("The selection is not a list of cases.")
-        chosen = chosen.filter(pk__in=[int(pk) for pk in selected])
+        chosen = suite.cases.order_by("position").filter(pk__in=[int(pk) for pk in selected])
     cases = [(case, case.document) for case in chosen]
     try:
         run = start_run(

@@ -211,5 +211,5 @@ def suite_context(
         "older": profile_of(suite).is_older(suite),
         "conflicts": open_conflicts(workspace, suite),
         "trash_days": trash_days(),
-        **suite_run_context(access, suite, [summary.case for summary in summaries]),
+        **suite_run_context(access, suite, [summary.case for summary in summaries], total),
     }

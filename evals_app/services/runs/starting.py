@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q, QuerySet
 
 from ...models import Case, Job, Run, Suite
 from ...permissions import Capability, WorkspaceAccess
@@ -42,6 +43,24 @@ def run_files_problem(suite: Suite, documents: list[dict[str, Any]]) -> str:
     return suite_run_files(suite, documents, writing=False).refusal()
 
 
+def cases_run_all_runs(suite: Suite) -> QuerySet[Case]:
+    """The cases **Run all** runs of `suite`: its own, then those of the files of cases it
+    names (`tests: ./cases.yaml`, `tests: ./cases/`), which AgentV reads with it
+    (docs/runs.md, "The run folder")."""
+    of_its_files = Q(suite__workspace_id=suite.workspace_id, suite__referenced_by=suite.path)
+    return Case.objects.filter(Q(suite=suite) | of_its_files).order_by("suite__path", "position")
+
+
+def names_files_of_cases(suite: Suite) -> bool:
+    """Whether `suite`'s list of cases is a reference to other files (`tests: ./cases.yaml`)."""
+    document = suite.document
+    return (
+        bool(suite.cases_key)
+        and isinstance(document, dict)
+        and (isinstance(document.get(suite.cases_key), str))
+    )
+
+
 def run_unavailable(
     access: WorkspaceAccess, suite: Suite, documents: list[dict[str, Any]] | None = None
 ) -> str:
@@ -59,7 +78,7 @@ def run_unavailable(
     except TargetsFileError as error:
         return str(error)
     if documents is None:
-        documents = list(suite.cases.values_list("document", flat=True))
+        documents = list(cases_run_all_runs(suite).values_list("document", flat=True))
     return run_files_problem(suite, documents)
 
 
