@@ -123,9 +123,16 @@ class CaseAdmin(KeepsText, admin.ModelAdmin):
     list_display = ["case_id", "suite", "position", "status", "version", "updated_at"]
     list_filter = ["status", "suite__workspace"]
     search_fields = ["case_id"]
-    exclude = ["format_warnings", "base_document", "theirs_document"]
-    readonly_fields = ["format_warnings_json", "base_document_json", "theirs_document_json"]
+    # Findings are the worker's (summaries.py), as the formatting warnings: shown, not edited.
+    exclude = ["format_warnings", "lint_findings", "base_document", "theirs_document"]
+    readonly_fields = [
+        "format_warnings_json",
+        "lint_findings_json",
+        "base_document_json",
+        "theirs_document_json",
+    ]
     format_warnings_json = json_display("format_warnings")
+    lint_findings_json = json_display("lint_findings")
     base_document_json = json_display("base_document")
     theirs_document_json = json_display("theirs_document")
 

@@ -162,6 +162,7 @@ def world() -> World:
         notification_pk=notice.pk,
         suggestion_pk=suggestion.pk,
         pk=suggestion.pk,  # the API's suggestions/{pk}
+        format_name="promptfoo",  # a suite's Export as…
     )
     return World(client, values, case)
 

@@ -35,6 +35,9 @@ def owner(client: Client, team: Workspace) -> User:
     return account
 
 
+DELETED_CASES = "/w/{slug}/deleted/"
+
+
 def feed(client: Client, workspace: Workspace) -> list[str]:
     """The Activity page's entries as text, newest first, without the time."""
     page = client.get(reverse("activity", args=[workspace.slug])).content.decode()
@@ -82,13 +85,15 @@ def test_duplicating_and_pasting_are_recorded_as_creations(
     ]
 
 
-def test_deleting_a_case_is_recorded_without_a_link(
+def test_deleting_a_case_is_recorded_linking_the_deleted_cases_not_the_case(
     client: Client, team: Workspace, owner: User
 ) -> None:
     client.post(case_url(suite_of(team).cases.get(case_id="first"), "delete/"))
 
-    assert feed(client, team) == ["olivia deleted case first from evals/review.yaml"]
-    assert links(client, team) == []
+    assert feed(client, team) == [
+        "olivia deleted case first from evals/review.yaml Restorable from Deleted cases"
+    ]
+    assert links(client, team) == [DELETED_CASES.format(slug=team.slug)]
 
 
 def test_moving_a_case_is_recorded_with_its_new_place(
@@ -119,10 +124,10 @@ def test_deleting_selected_cases_is_one_record_naming_them(
     bulk(client, suite, "delete", "second")
 
     assert feed(client, team) == [
-        "olivia deleted case second from evals/review.yaml",
-        "olivia deleted cases first, third 2 cases, from evals/review.yaml",
+        "olivia deleted case second from evals/review.yaml Restorable from Deleted cases",
+        "olivia deleted cases first, third 2 cases, from evals/review.yaml Restorable from Deleted cases",
     ]
-    assert links(client, team) == []
+    assert links(client, team) == [DELETED_CASES.format(slug=team.slug)] * 2
 
 
 def test_moving_selected_cases_is_one_record_linking_where_they_went(
@@ -158,6 +163,7 @@ def test_a_selection_too_long_to_name_says_how_many_more(
 
     assert feed(client, team) == [
         f"olivia deleted cases {', '.join(long_ids[:4])} and 2 more 6 cases, from evals/review.yaml"
+        " Restorable from Deleted cases"
     ]
 
 

@@ -59,6 +59,10 @@ class FolderReading:
     stored: dict[str, str] = field(default_factory=dict)
     file_warnings: list[str] = field(default_factory=list)
     reads: dict[str, ReadFiles] = field(default_factory=dict)
+    # What the eval files reference (scripts, expected_output files, …), and the eval files
+    # read: a file of cases that a suite references is a suite, never a stored file too.
+    referenced: dict[str, str] = field(default_factory=dict)
+    eval_paths: set[str] = field(default_factory=set)
 
     def read_configs(self, sources: dict[str, bytes], summary: ImportSummary) -> None:
         """Read every config (an invalid one is skipped with a warning) and keep its text."""
@@ -93,9 +97,10 @@ class FolderReading:
         self.stored.update(reading.files)
         # Scripts of graders, expected_output files, workspace files: a run takes them
         # from the stored files (docs/runs.md, "The run folder").
-        self.stored.update(
+        self.referenced.update(
             referenced_files(eval_file.path, header, contents.cases, self._readable_text)
         )
+        self.eval_paths.add(eval_file.path)
         if contents.format in READ_ONLY_FORMATS:
             # The file itself is kept as it is: its cases are read-only (docs/formats.md).
             text = self.files.read_text(eval_file.path)
@@ -112,14 +117,18 @@ class FolderReading:
     def exact(self) -> bool:
         """Whether the formattings are what the suite page shows for the stored files: only if
         every file they read is stored and nothing else can be found there."""
-        return not self.files.undecodable and self.files.found_paths() <= self.stored.keys()
+        stored = self.stored.keys() | (self.referenced.keys() - self.eval_paths)
+        return not self.files.undecodable and self.files.found_paths() <= stored
 
     def storable(self, summary: ImportSummary, links_in: Path | None) -> dict[str, str]:
         """The files to store: those whose paths the path rule allows (eval_files/paths.py)
         and, in a folder of a repository (`links_in`), that are no symbolic links; the others
         are skipped, named."""
         kept: dict[str, str] = {}
-        for path, text in self.stored.items():
+        referenced = {
+            path: text for path, text in self.referenced.items() if path not in self.eval_paths
+        }
+        for path, text in {**referenced, **self.stored}.items():
             try:
                 check_path(path)
             except PathError as error:
