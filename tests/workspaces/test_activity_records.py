@@ -125,7 +125,8 @@ def test_deleting_selected_cases_is_one_record_naming_them(
 
     assert feed(client, team) == [
         "olivia deleted case second from evals/review.yaml Restorable from Deleted cases",
-        "olivia deleted cases first, third 2 cases, from evals/review.yaml Restorable from Deleted cases",
+        "olivia deleted cases first, third 2 cases, from evals/review.yaml"
+        " Restorable from Deleted cases",
     ]
     assert links(client, team) == [DELETED_CASES.format(slug=team.slug)] * 2
 
