@@ -43,12 +43,16 @@ def test_link_edit_and_publish_to_a_new_branch_of_a_remote(
     base = remote.head("main")
     workspace = factories.workspace("Team evals")
     owner = factories.member(workspace, "owner", "olive")
+    owner.is_staff = True  # a local repository is linked by staff only (docs/sync.md)
+    owner.save()
     sign_in(page, owner, live_server.url)
 
     page.goto(live_server.url + workspace.get_absolute_url())
     page.get_by_label("Repository URL").fill(f"file://{remote.path}")
     page.get_by_label("Folder in the repository").fill("evals")
     page.get_by_role("button", name="Link").click()
+    # The link's preview first, then the link once confirmed.
+    page.get_by_role("button", name="Link and apply these changes").click()
     expect(page.get_by_text(f"Linked file://{remote.path} at")).to_be_visible()
 
     page.goto(editor_url(workspace, "two"))
@@ -59,7 +63,7 @@ def test_link_edit_and_publish_to_a_new_branch_of_a_remote(
     expect(save_status(page)).to_have_text("Saved (version 2).")
 
     page.goto(live_server.url + workspace.get_absolute_url())
-    branch = page.get_by_label("Branch")
+    branch = page.get_by_role("form", name="Publish").get_by_label("Branch")
     expect(branch).to_have_value(f"agentv-web/team-evals-{date.today().isoformat()}")
     branch.fill("agentv-web/from-the-browser")
     page.get_by_role("button", name="Publish").click()
