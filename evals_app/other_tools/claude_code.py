@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from .base import Mapped, Reading, Row, SourceError, SourceFiles
-from .records import first_lines
+from .records import first_lines, json_lines
 from .sessions import Session, session_reading, session_test
 
 MESSAGE_TYPES = frozenset({"user", "assistant"})
@@ -47,7 +47,7 @@ def read_session(path: str, text: str) -> Session:
     streamed parts of one assistant message are joined, subagents and thinking kept aside."""
     session = Session(path)
     last_id: Any = None
-    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+    for number, line in enumerate(json_lines(text.lstrip("\ufeff")), start=1):
         if not line.strip():
             continue
         session.last_line = number

@@ -9,7 +9,7 @@ from typing import Any
 
 from .base import Mapped, Reading, Row, SourceError, SourceFiles
 from .messages import parsed_arguments
-from .records import first_lines
+from .records import first_lines, json_lines
 from .sessions import Session, session_reading, session_test
 
 LINE_TYPES = frozenset({"session_meta", "response_item", "turn_context", "event_msg", "compacted"})
@@ -47,7 +47,7 @@ class Codex:
 def read_rollout(path: str, text: str) -> Session:
     """The rollout's messages; `event_msg` lines repeat the response items and are skipped."""
     session = Session(path)
-    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+    for number, line in enumerate(json_lines(text.lstrip("\ufeff")), start=1):
         if not line.strip():
             continue
         session.last_line = number

@@ -34,13 +34,20 @@ def first_record(path: str, text: str) -> Any:
     stripped = text.lstrip("\ufeff \t\r\n")
     try:
         if path.endswith(".jsonl") or (stripped.startswith("{") and "\n{" in stripped[:4096]):
-            return json.loads(first_lines(stripped, 1)[0])
+            first = first_lines(stripped, 1)
+            return json.loads(first[0]) if first else None
         if path.endswith(".json") or stripped.startswith(("[", "{")):
             data = json.loads(stripped)
             return data[0] if isinstance(data, list) and data else data
     except (ValueError, RecursionError):
         return None
     return None
+
+
+def json_lines(text: str) -> list[str]:
+    """The lines of a JSON lines file: split at line feeds only, since a JSON string may hold
+    any other character Python counts as a line break (U+2028, U+0085, …) unescaped."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
 
 
 def json_rows(path: str, text: str) -> list[Row]:
@@ -51,7 +58,7 @@ def json_rows(path: str, text: str) -> list[Row]:
     rows: list[Row] = []
     loads = json.loads
     number = 0
-    for line in stripped.splitlines():
+    for line in json_lines(stripped):
         number += 1
         if not line or line.isspace():
             continue

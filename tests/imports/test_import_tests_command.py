@@ -230,3 +230,11 @@ def test_two_folders_with_files_of_one_name_are_both_imported(tmp_path: Path) ->
     assert "first/rows.jsonl: chat-jsonl: 3 tests" in out
     assert "second/rows.jsonl: chat-jsonl: 3 tests" in out
     assert Case.objects.filter(suite__workspace__name="Two").count() == 6
+
+
+def test_an_empty_file_is_refused_as_holding_no_test(tmp_path: Path) -> None:
+    workspace("Existing")
+    folder = write_files(tmp_path / "given", {"rows.jsonl": ""})
+    status, _, err = run_import(str(folder), "--workspace", "Existing")
+    assert status == 1
+    assert "no tests were found" in err

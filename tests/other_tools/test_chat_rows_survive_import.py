@@ -13,6 +13,7 @@ from evals_app.eval_files.reading import read_eval_file
 from evals_app.other_tools.base import SourceFiles
 from evals_app.other_tools.conversion import convert, suite_header
 from evals_app.other_tools.suite_text import suite_text
+from tests.eval_files.export_formats_helpers import exported
 
 # NUL is refused, as in every imported text (tests/imports/test_import_tests_command.py).
 TEXT = st.text(
@@ -23,6 +24,13 @@ MESSAGE = st.fixed_dictionaries(
     optional={"name": st.sampled_from(["example_user", "example_assistant"])},
 )
 ROW = st.lists(MESSAGE, min_size=1, max_size=6).map(lambda messages: {"messages": messages})
+# A chat JSONL export writes no empty message (an empty expected output is no answer), and a
+# test is a question: its rows ask something before anything else is said.
+SPOKEN = MESSAGE.filter(lambda message: message["content"] != "")
+QUESTION = SPOKEN.map(lambda message: {**message, "role": "user"})
+SPOKEN_ROW = st.tuples(QUESTION, st.lists(SPOKEN, max_size=5)).map(
+    lambda parts: {"messages": [parts[0], *parts[1]]}
+)
 
 
 def conversation(test: dict[str, Any]) -> list[dict[str, Any]]:
@@ -46,3 +54,18 @@ def test_random_chat_rows_survive_import_unchanged(rows: list[dict[str, Any]]) -
     assert [test["metadata"]["source"]["line"] for test in read_back] == list(
         range(1, len(rows) + 1)
     )
+
+
+@given(st.lists(SPOKEN_ROW, min_size=1, max_size=5))
+def test_random_chat_rows_survive_import_export_and_import_again(
+    rows: list[dict[str, Any]],
+) -> None:
+    """Back out and in again: the suite exported as chat JSONL (docs/exports.md) imports as the
+    same conversations."""
+    text = "".join(json.dumps(row) + "\n" for row in rows)
+    conversion = convert(SourceFiles({"rows.jsonl": text}))
+    header = suite_header(conversion)
+    cases = read_eval_file(suite_text(header, conversion.tests)).cases
+    exported_text, _ = exported("chat-jsonl", cases, header)
+    again = convert(SourceFiles({"rows.jsonl": exported_text}))
+    assert [conversation(test) for test in again.tests] == [row["messages"] for row in rows]
