@@ -3,13 +3,14 @@ test per record, recognised by the keys of its first record."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 from .base import Mapped, Reading, Row, SourceFiles
 from .records import csv_rows, first_record, json_rows
 
 
-class RowSource:
+class RowSource(ABC):
     """A dataset whose files hold one record per test: subclasses say which keys their
     records have (`looks_like`) and how one maps (`map`)."""
 
@@ -17,9 +18,9 @@ class RowSource:
     label = ""
     reads_csv = False
 
+    @abstractmethod
     def looks_like(self, record: dict[str, Any]) -> bool:
         """Whether a record is one of this format's."""
-        raise NotImplementedError
 
     def detect(self, path: str, text: str) -> bool:
         """Whether the file's first record looks like one of this format's."""
@@ -35,9 +36,9 @@ class RowSource:
             return Reading(csv_rows(path, text))
         return Reading(json_rows(path, text))
 
+    @abstractmethod
     def map(self, row: Row) -> Mapped:
         """The test of one record."""
-        raise NotImplementedError
 
     def consumed(self, path: str, files: SourceFiles) -> set[str]:
         """A dataset file reads no other file."""
