@@ -49,7 +49,22 @@ def suite_run_files(
             suite_text = suite_file_text(referrer, [])
     else:
         suite_path, header = suite.path, suite.document
-        suite_text = suite_file_text(suite, documents) if writing else None
+        files_of_cases = Suite.objects.filter(
+            workspace=suite.workspace_id, referenced_by=suite.path
+        ).order_by("path")
+        if files_of_cases:
+            # Run all of a suite whose cases live in other files: its file as stored, and
+            # each of those files with its stored cases.
+            for cases_file in files_of_cases:
+                stored = list(
+                    cases_file.cases.order_by("position").values_list("document", flat=True)
+                )
+                files[cases_file.path] = suite_file_text(cases_file, stored)
+            suite_text = suite.source_text
+            if suite_text is None and writing:
+                suite_text = suite_file_text(suite, [])
+        else:
+            suite_text = suite_file_text(suite, documents) if writing else None
     return run_files(
         suite_path,
         suite_text,
