@@ -7,14 +7,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .base import Mapped, Reading, Row, SourceError, SourceFiles
+from .base import SourceError
 from .records import first_lines, json_lines
-from .sessions import Session, session_reading, session_test
+from .sessions import Session, SessionSource
 
 MESSAGE_TYPES = frozenset({"user", "assistant"})
 
 
-class ClaudeCode:
+class ClaudeCode(SessionSource):
     """Claude Code session files."""
 
     name = "claude-code"
@@ -32,14 +32,8 @@ class ClaudeCode:
                 )
         return False
 
-    def read(self, path: str, files: SourceFiles) -> Reading:
-        return session_reading(read_session(path, files.get(path) or ""))
-
-    def consumed(self, path: str, files: SourceFiles) -> set[str]:
-        return set()
-
-    def map(self, row: Row) -> Mapped:
-        return session_test(row, self.name)
+    def read_file(self, path: str, text: str) -> Session:
+        return read_session(path, text)
 
 
 def read_session(path: str, text: str) -> Session:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .base import Mapped, Reading, Row, SourceError, SourceFiles
+from .base import SourceError
 from .messages import parsed_arguments
 from .records import first_lines, json_lines
-from .sessions import Session, session_reading, session_test
+from .sessions import Session, SessionSource
 
 LINE_TYPES = frozenset({"session_meta", "response_item", "turn_context", "event_msg", "compacted"})
 ROLES = {"developer": "system", "system": "system", "user": "user", "assistant": "assistant"}
@@ -18,7 +18,7 @@ CALLS = ("function_call", "custom_tool_call", "local_shell_call")
 OUTPUTS = ("function_call_output", "custom_tool_call_output")
 
 
-class Codex:
+class Codex(SessionSource):
     """Codex session rollouts."""
 
     name = "codex"
@@ -34,14 +34,8 @@ class Codex:
                 return True
         return False
 
-    def read(self, path: str, files: SourceFiles) -> Reading:
-        return session_reading(read_rollout(path, files.get(path) or ""))
-
-    def consumed(self, path: str, files: SourceFiles) -> set[str]:
-        return set()
-
-    def map(self, row: Row) -> Mapped:
-        return session_test(row, self.name)
+    def read_file(self, path: str, text: str) -> Session:
+        return read_rollout(path, text)
 
 
 def read_rollout(path: str, text: str) -> Session:

@@ -5,11 +5,12 @@ trajectory asserts are the tools the agent used to give it."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import REFERENCE_RUBRIC, Mapped, Reading, Row, SourceError, TestBuilder
+from .base import REFERENCE_RUBRIC, Mapped, Reading, Row, SourceError, SourceFiles, TestBuilder
 from .messages import text_of
 
 
@@ -133,3 +134,23 @@ def _first_line(text: str) -> str:
 
 def _file_stem(path: str) -> str:
     return path.rsplit("/", 1)[-1].split(".")[0] or "session"
+
+
+class SessionSource(ABC):
+    """What the agent session formats share: a file is one session, read by `read_file`, its
+    chosen turn mapped to one test; a session reads no other file."""
+
+    name = ""
+
+    @abstractmethod
+    def read_file(self, path: str, text: str) -> Session:
+        """The session's messages (each format reads its own lines)."""
+
+    def read(self, path: str, files: SourceFiles) -> Reading:
+        return session_reading(self.read_file(path, files.get(path) or ""))
+
+    def consumed(self, path: str, files: SourceFiles) -> set[str]:
+        return set()
+
+    def map(self, row: Row) -> Mapped:
+        return session_test(row, self.name)
